@@ -1,0 +1,503 @@
+"""The ``cardcore`` command: play, simulate and inspect any installed game.
+
+Every user error (unknown game, bad option, malformed file, illegal move …)
+is one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import yaml
+
+from cardcore import config as config_mod
+from cardcore.errors import CardcoreError
+from cardcore.game import DealState
+from cardcore.log import GameLog, replay
+from cardcore.match import DealResult, Match
+from cardcore.moves import Move
+from cardcore.players import QuitGame
+from cardcore.plugins import Registry, discover
+from cardcore.position import read_position
+from cardcore.render import show_value
+from cardcore.runner import Listener, make_players, play_match
+from cardcore.table import Table
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def friendly(fn: F) -> F:
+    """Report the user's errors as one line and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except CardcoreError as err:
+            fail(str(err))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def registry() -> Registry:
+    return discover()
+
+
+# ---- shared options -------------------------------------------------------
+def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise CardcoreError(f"--option {pair!r}: expected KEY=VALUE")
+        try:
+            out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
+        except yaml.YAMLError:
+            out[key.strip()] = value
+    return out
+
+
+def parse_seats(pairs: tuple[str, ...], players: int) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for pair in pairs:
+        seat, sep, kind = pair.partition("=")
+        if not sep or not seat.strip().isdigit() or not kind.strip():
+            raise CardcoreError(f"--seat {pair!r}: expected SEAT=KIND, e.g. --seat 1=greedy")
+        i = int(seat)
+        if i >= players:
+            raise CardcoreError(f"--seat {pair!r}: no seat {i} at a {players}-player table")
+        out[i] = kind.strip()
+    return out
+
+
+def table_options(fn: F) -> F:
+    fn = click.option(
+        "--house-rule",
+        "house_rules",
+        multiple=True,
+        metavar="NAME",
+        help="Add a house rule (repeatable, applied in order).",
+    )(fn)
+    fn = click.option(
+        "--option",
+        "options",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Set a game option, e.g. --option deck=54 (repeatable).",
+    )(fn)
+    fn = click.option("--seat", "seats", multiple=True, metavar="I=KIND", help="Player kind of seat I.")(fn)
+    fn = click.option("--players", type=int, help="Number of players.")(fn)
+    return fn
+
+
+def fresh_seed() -> int:
+    return random.SystemRandom().randrange(2**31)
+
+
+# ---- terminal printer -------------------------------------------------------
+class Printer(Listener):
+    """Prints a game as it goes: moves, deals and results."""
+
+    def __init__(self, table: Table | None) -> None:
+        self.table = table  # None: the table of the first match seen (replays)
+
+    def match_start(self, match: Match, number: int) -> None:
+        self.table = match.table
+        self.names = match.table.names
+        if number > 1:
+            click.echo(click.style(f"\n=== Match {number} ===", bold=True))
+
+    def side_name(self, side: int) -> str:
+        return " & ".join(self.names[s] for s in self.table.sides[side])
+
+    def chance(self, match: Match, event: dict[str, Any]) -> None:
+        if event.get("kind") == "first_dealer":
+            click.echo(f"First dealer: {self.names[event['dealer']]}")
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        click.echo(
+            click.style(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
+        )
+        obs = self.table.observe(state, state.to_act)
+        for key in ("table",):
+            if key in obs.public:
+                click.echo(f"  table: {show_value(obs.public[key])}")
+
+    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
+        click.echo(f"  {self.names[seat]}: {self.table.move_text(move)}")
+
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
+        click.echo(click.style(f"Deal {result.number}: " + ", ".join(parts), bold=True))
+        if len(match.deals) > 1 or not match.over:
+            totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
+            click.echo("  totals: " + ", ".join(totals))
+
+    def match_end(self, match: Match) -> None:
+        winners = match.winners()
+        names = " and ".join(self.side_name(w) for w in winners)
+        verb = "share the win" if len(winners) > 1 else "wins"
+        click.echo(click.style(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))
+
+
+# ---- the command group ------------------------------------------------------
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardcore")
+def main() -> None:
+    """Play, simulate and study fishing and rummy card games.
+
+    Start with `cardcore games`, then `cardcore play GAME`.
+    """
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@friendly
+def games(as_json: bool) -> None:
+    """List the installed games, their player counts and options."""
+    reg = registry()
+    rows = []
+    for name in sorted(reg.games):
+        g = reg.games[name]
+        schema = g.options_model.model_json_schema()
+        options = {
+            key: {
+                "type": prop.get("type", "any"),
+                "default": prop.get("default"),
+                "description": prop.get("description", ""),
+                **({"enum": prop["enum"]} if "enum" in prop else {}),
+            }
+            for key, prop in schema.get("properties", {}).items()
+        }
+        rows.append(
+            {
+                "name": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "default_players": g.default_players,
+                "summary": g.summary,
+                "options": options,
+                "house_rules": [h.name for h in reg.house_rules_for(name)],
+            }
+        )
+    if as_json:
+        click.echo(json.dumps({"games": rows}, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<16} {r['title']} — {r['min_players']}-{r['max_players']} players")
+        if r["summary"]:
+            click.echo(f"{'':16} {r['summary']}")
+        for key, o in r["options"].items():
+            click.echo(f"{'':16} --option {key}=…  (default {o['default']!r}) {o['description']}")
+
+
+@main.command("house-rules")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@friendly
+def house_rules_cmd(as_json: bool) -> None:
+    """List the installed house rules and the game each applies to."""
+    reg = registry()
+    rows = [
+        {"name": h.name, "game": h.game, "summary": h.summary, "ruling": h.ruling}
+        for h in sorted(reg.house_rules.values(), key=lambda h: h.name)
+    ]
+    if as_json:
+        click.echo(json.dumps({"house_rules": rows}, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<40} [{r['game']}] {r['summary']}")
+
+
+@main.command()
+@click.argument("game")
+@friendly
+def rules(game: str) -> None:
+    """Show a game's rules page, its options and house rules."""
+    reg = registry()
+    g = reg.game(game) if game in reg.games else None
+    if g is None:
+        reg.game(game)  # raises with suggestions
+        return
+    click.echo(g.rules_page().rstrip())
+    click.echo("\nOptions (--option KEY=VALUE):")
+    for key, prop in g.options_model.model_json_schema().get("properties", {}).items():
+        click.echo(f"  {key} (default {prop.get('default')!r}): {prop.get('description', '')}")
+    hrs = reg.house_rules_for(game)
+    if hrs:
+        click.echo("\nHouse rules (--house-rule NAME):")
+        for h in hrs:
+            click.echo(f"  {h.name}: {h.summary}")
+
+
+def _table_from_args(
+    reg: Registry,
+    game: str,
+    players: int | None,
+    options: tuple[str, ...],
+    house_rules: tuple[str, ...],
+    names: list[str] | None = None,
+) -> Table:
+    from cardcore.errors import TableError
+
+    try:
+        return Table.from_names(reg, game, players, parse_options(options), house_rules, names)
+    except TableError as err:
+        raise CardcoreError(str(err)) from None
+
+
+def _default_bot(table: Table) -> str:
+    return "greedy" if "greedy" in table.player_kinds else "random"
+
+
+@main.command()
+@click.argument("game", required=False)
+@table_options
+@click.option("--seed", type=int, help="Random seed (default: a new one, printed).")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game as JSON lines to FILE.",
+)
+@click.option("--table", "table_name", metavar="NAME", help="Play a table of the config file.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=config_mod.DEFAULT_CONFIG,
+    show_default=True,
+    help="The tables file.",
+)
+@friendly
+def play(
+    game: str | None,
+    players: int | None,
+    seats: tuple[str, ...],
+    options: tuple[str, ...],
+    house_rules: tuple[str, ...],
+    seed: int | None,
+    log_path: Path | None,
+    table_name: str | None,
+    config_path: Path,
+) -> None:
+    """Play GAME at the terminal: you at seat 0, bots at the other seats.
+
+    With --table NAME the table comes from the config file (games.yaml).
+    With no human seat the game plays itself to the end.
+    """
+    reg = registry()
+    if table_name:
+        if game:
+            raise CardcoreError("give either GAME or --table, not both")
+        table, kinds, cfg_seed = config_mod.load_table(config_path, table_name, reg)
+        seed = seed if seed is not None else cfg_seed
+    elif game:
+        table = _table_from_args(reg, game, players, options, house_rules)
+        kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
+        table.names = ["You"] + [f"{k.capitalize()} {i}" for i, k in enumerate(kinds) if i]
+    else:
+        raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
+    for seat, kind in parse_seats(seats, table.players).items():
+        kinds[seat] = kind
+        if not table_name:
+            table.names[seat] = "You" if kind == "human" else f"{kind.capitalize()} {seat}"
+    if seed is None:
+        seed = fresh_seed()
+    player_objs = make_players(table, kinds, seed)
+    click.echo(f"{table.game.title}, {table.players} players, seed {seed}")
+    for i, side in enumerate(table.sides):
+        click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
+    listeners: list[Listener] = [Printer(table)]
+    log_file = None
+    kept = f" The log so far is in {log_path}." if log_path else ""
+    try:
+        if log_path:
+            log_file = log_path.open("w", encoding="utf-8")
+            listeners.append(GameLog(log_file, table, kinds, seed))
+        play_match(table, player_objs, seed, listeners)
+    except QuitGame:
+        click.echo("Game stopped." + kept)
+    except (click.Abort, KeyboardInterrupt):
+        click.echo("\nGame interrupted." + kept, err=True)
+        sys.exit(130)
+    except OSError as err:
+        raise CardcoreError(f"{log_path}: {err.strerror}") from None
+    finally:
+        if log_file:
+            log_file.close()
+
+
+@main.command()
+@click.argument("game")
+@table_options
+@click.option("--bot", default="random", show_default=True, help="Kind of every seat not set by --seat.")
+@click.option("--deals", type=int, help="Play this many deals.")
+@click.option("--matches", type=int, help="Play this many matches.")
+@click.option("--seed", type=int, help="Random seed (default: a new one, reported).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write every game as JSON lines to FILE.",
+)
+@friendly
+def simulate(
+    game: str,
+    players: int | None,
+    seats: tuple[str, ...],
+    options: tuple[str, ...],
+    house_rules: tuple[str, ...],
+    bot: str,
+    deals: int | None,
+    matches: int | None,
+    seed: int | None,
+    as_json: bool,
+    log_path: Path | None,
+) -> None:
+    """Play GAME without humans and summarise the results.
+
+    Exactly one of --deals N or --matches N.  With --deals, matches are played
+    one after the other until N deals are done (an unfinished last match is
+    not counted in `matches` or `wins`).
+    """
+    if (deals is None) == (matches is None):
+        raise CardcoreError("give exactly one of --deals N or --matches N")
+    count = deals if deals is not None else matches
+    assert count is not None
+    if count < 1:
+        raise CardcoreError("--deals/--matches must be at least 1")
+    reg = registry()
+    table = _table_from_args(reg, game, players, options, house_rules)
+    kinds = [bot] * table.players
+    for seat, kind in parse_seats(seats, table.players).items():
+        kinds[seat] = kind
+    if "human" in kinds:
+        raise CardcoreError("simulate plays bots only; use `cardcore play` to play")
+    if seed is None:
+        seed = fresh_seed()
+    from cardcore.simulate import simulate as run_simulation
+
+    log_file = log_path.open("w", encoding="utf-8") if log_path else None
+    try:
+        summary = run_simulation(
+            table,
+            kinds,
+            seed,
+            deals=deals,
+            matches=matches,
+            log=log_file,
+            progress=not as_json and sys.stderr.isatty(),
+        )
+    finally:
+        if log_file:
+            log_file.close()
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(
+        f"{table.game.title}: {summary['deals']} deals, {summary['matches']} matches, "
+        f"{summary['moves']} moves in {summary['seconds']:.2f}s (seed {seed})"
+    )
+    for i, side in enumerate(table.sides):
+        who = " & ".join(f"seat {s} ({kinds[s]})" for s in side)
+        avg = summary["points_total"][i] / max(1, summary["deals"])
+        click.echo(
+            f"  side {i} [{who}]: {summary['wins'][i]} match wins, "
+            f"{summary['deal_wins'][i]} deal wins, {avg:.2f} points per deal"
+        )
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@friendly
+def moves(scenario: Path, as_json: bool) -> None:
+    """List the legal moves of the player to act in a position file."""
+    table, state = read_position(scenario, registry())
+    if table.is_deal_over(state):
+        legal: list[Move] = []
+    else:
+        legal = table.legal_moves(state)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "game": table.game.name,
+                    "to_act": state.to_act,
+                    "moves": [table.move_json(m, state) for m in legal],
+                }
+            )
+        )
+        return
+    click.echo(f"{table.game.name}: seat {state.to_act} to act, {len(legal)} legal moves")
+    for i, m in enumerate(legal, 1):
+        click.echo(f"  {i:>3}. {table.move_text(m, state)}")
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@friendly
+def score(scenario: Path, as_json: bool) -> None:
+    """Score a position file as a finished deal."""
+    table, state = read_position(scenario, registry())
+    table.finish_deal(state)
+    sides = table.score_deal(state)
+    if as_json:
+        click.echo(json.dumps({"game": table.game.name, "sides": [s.to_json() for s in sides]}))
+        return
+    for i, s in enumerate(sides):
+        detail = ", ".join(f"{k} {v}" for k, v in s.breakdown.items())
+        click.echo(f"side {i} (seats {', '.join(map(str, s.seats))}): {s.points} points  [{detail}]")
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--check", is_flag=True, help="Only check; print a one-line summary.")
+@friendly
+def replay_cmd(file: Path, check: bool) -> None:
+    """Re-run a game log, checking every deal, move and score against it."""
+    reg = registry()
+    summary = replay(file, reg, None if check else Printer(None))
+    state = "complete" if summary.complete else "incomplete (the game was stopped)"
+    click.echo(
+        f"{file}: OK — {summary.matches} match(es), {summary.deals} deal(s), "
+        f"{summary.moves} moves replayed and identical; log {state}"
+    )
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), default=config_mod.DEFAULT_CONFIG)
+@friendly
+def validate(file: Path) -> None:
+    """Check a tables file (games.yaml): every problem, with table and field."""
+    problems = config_mod.check_config(file, registry())
+    if problems:
+        for p in problems:
+            click.echo(p, err=True)
+        sys.exit(2)
+    click.echo(f"{file}: OK")
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of the tables file (for editor completion)."""
+    click.echo(json.dumps(config_mod.schema(), indent=2))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,121 @@
+"""``games.yaml``: named tables, validated by pydantic.
+
+    tables:
+      evening:
+        game: paquet_voleur
+        players:
+          - {name: Ana, kind: human}
+          - {name: Bot, kind: random}
+        options: {}
+        house_rules: [paquet_voleur.take_all_of_rank]
+        seed: 42
+
+The file's shape is checked first (this module's models); then each table is
+checked against its game: the game exists, the player count fits, the options
+pass the game's own model, the house rules exist and are for that game, the
+player kinds exist.  ``check_config`` returns every problem, each naming the
+file, the table and the field.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cardcore.errors import CardcoreError, TableError, pydantic_problems
+from cardcore.files import read_data
+from cardcore.plugins import Registry
+from cardcore.table import Table
+
+DEFAULT_CONFIG = "games.yaml"
+
+
+class PlayerConfig(BaseModel):
+    """One seat: a name and a player kind (``human``, ``random``, ``greedy`` …)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = None
+    kind: str = "random"
+
+
+class TableConfig(BaseModel):
+    """One named table."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(description="the game's name, see `cardcore games`")
+    players: list[PlayerConfig] | int | None = Field(
+        default=None, description="the seats in order, or just how many (all bots)"
+    )
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's options")
+    house_rules: list[str] = Field(default_factory=list, description="house rules, in order")
+    seed: int | None = Field(default=None, description="random seed; none: a new game each time")
+
+
+class ConfigFile(BaseModel):
+    """The whole ``games.yaml``."""
+
+    model_config = ConfigDict(extra="forbid")
+    tables: dict[str, TableConfig]
+
+
+def schema() -> dict[str, Any]:
+    return ConfigFile.model_json_schema()
+
+
+def _load(path: Path) -> ConfigFile:
+    data = read_data(path)
+    try:
+        return ConfigFile.model_validate(data)
+    except ValidationError as err:
+        raise CardcoreError("\n".join(f"{path}: {p}" for p in pydantic_problems(err))) from None
+
+
+def build_table(cfg: TableConfig, registry: Registry) -> tuple[Table, list[str]]:
+    """The table of a config entry and its seat kinds (default: all random)."""
+    players = len(cfg.players) if isinstance(cfg.players, list) else cfg.players
+    names = (
+        [p.name or f"Player {i}" for i, p in enumerate(cfg.players)]
+        if isinstance(cfg.players, list)
+        else None
+    )
+    table = Table.from_names(registry, cfg.game, players, cfg.options, cfg.house_rules, names)
+    if isinstance(cfg.players, list):
+        kinds = [p.kind for p in cfg.players]
+    else:
+        kinds = ["random"] * table.players
+    for seat, kind in enumerate(kinds):
+        if kind not in table.player_kinds:
+            known = ", ".join(sorted(table.player_kinds))
+            raise TableError(f"players.{seat}.kind: unknown player kind {kind!r}; known: {known}")
+    return table, kinds
+
+
+def check_config(path: Path, registry: Registry) -> list[str]:
+    """Every problem of the file, one line each (empty when the file is valid)."""
+    try:
+        cfg = _load(path)
+    except CardcoreError as err:
+        return str(err).splitlines()
+    problems = []
+    for name, tcfg in cfg.tables.items():
+        try:
+            build_table(tcfg, registry)
+        except TableError as err:
+            problems.append(f"{path}: tables.{name}: {err}")
+    return problems
+
+
+def load_table(path: Path, name: str, registry: Registry) -> tuple[Table, list[str], int | None]:
+    """The named table of a config file: (table, seat kinds, seed)."""
+    cfg = _load(path)
+    if name not in cfg.tables:
+        known = ", ".join(sorted(cfg.tables)) or "none"
+        raise CardcoreError(f"{path}: no table {name!r}; tables: {known}")
+    tcfg = cfg.tables[name]
+    try:
+        table, kinds = build_table(tcfg, registry)
+    except TableError as err:
+        raise CardcoreError(f"{path}: tables.{name}: {err}") from None
+    return table, kinds, tcfg.seed

@@ -1,0 +1,54 @@
+"""The core's own hook implementations: defaults every game may override.
+
+All are ``trylast`` so that a game's (and a house rule's) answer comes first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from cardcore.hookspecs import hookimpl
+from cardcore.moves import Move, default_move_text
+from cardcore.players import HumanPlayer, RandomPlayer
+
+if TYPE_CHECKING:
+    from cardcore.game import DealState
+    from cardcore.match import Match
+    from cardcore.players import PlayerFactory
+    from cardcore.table import Table
+
+
+@hookimpl(trylast=True)
+def cardcore_register_players(register: Callable[[str, PlayerFactory], None]) -> None:
+    register("human", HumanPlayer)
+    register("random", RandomPlayer)
+
+
+@hookimpl(trylast=True)
+def cardcore_first_dealer(table: Table, rng: random.Random, record: Callable[..., None]) -> int:
+    dealer = rng.randrange(table.players)
+    record("first_dealer", dealer=dealer)
+    return dealer
+
+
+@hookimpl(trylast=True)
+def cardcore_is_match_over(match: Match) -> bool:
+    return True
+
+
+@hookimpl(trylast=True)
+def cardcore_match_winners(match: Match) -> list[int]:
+    best = max(match.scores)
+    return [i for i, s in enumerate(match.scores) if s == best]
+
+
+@hookimpl(trylast=True)
+def cardcore_next_dealer(match: Match, state: DealState) -> int:
+    return (match.dealer + 1) % match.table.players
+
+
+@hookimpl(trylast=True)
+def cardcore_move_text(state: DealState | None, move: Move) -> str:
+    return default_move_text(move)

@@ -1,0 +1,34 @@
+"""Errors a user can cause, each reported as one line with exit code 2."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+class CardcoreError(Exception):
+    """Base of the errors the CLI reports as one clear line (exit code 2)."""
+
+
+class TableError(CardcoreError):
+    """A table cannot be set up: wrong player count, bad option, unknown house rule."""
+
+
+class IllegalMoveError(CardcoreError):
+    """A move that the rules do not allow; the message names the rule broken."""
+
+
+class ReplayMismatch(CardcoreError):
+    """A replayed game differs from its log."""
+
+
+def pydantic_problems(err: ValidationError, prefix: str = "") -> list[str]:
+    """One ``field: message`` line per problem of a pydantic error."""
+    lines = []
+    for e in err.errors():
+        loc = ".".join(str(p) for p in e["loc"])
+        where = ".".join(p for p in (prefix, loc) if p)
+        msg = e["msg"]
+        if e["type"] == "extra_forbidden":
+            msg = "unknown field"
+        lines.append(f"{where}: {msg}" if where else msg)
+    return lines

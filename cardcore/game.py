@@ -1,0 +1,117 @@
+"""What a game plugin gives the core: its spec, its state's base class, and the
+small value types its hooks return."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from cardcore.cards import Card
+
+if TYPE_CHECKING:
+    from cardcore.table import Table
+
+
+class PositionError(ValueError):
+    """A position (scenario) file or a state's JSON is invalid; the text names the field."""
+
+
+class NoOptions(BaseModel):
+    """Options of a game that has none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game, as registered by ``cardcore_register_games``.
+
+    ``plugin(table)`` returns the object registered on the table's plugin
+    manager: it implements the table hooks for this game.  ``sides(players,
+    options)`` gives the seats of each side.  ``check_table(players, options)``
+    returns an error text when the table cannot be played, else None.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options_model: type[BaseModel]
+    plugin: Callable[[Table], object]
+    sides: Callable[[int, Any], tuple[tuple[int, ...], ...]]
+    summary: str = ""
+    rules_page: Callable[[], str] = lambda: ""
+    check_table: Callable[[int, Any], str | None] = lambda players, options: None
+    hookspecs: tuple[type, ...] = ()
+    special_cards: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class HouseRuleSpec:
+    """A house rule, as registered by ``cardcore_register_house_rules``.
+
+    ``plugin`` is registered on the table's manager after the game (and after
+    the house rules listed before it), so its hooks wrap or replace the game's.
+    """
+
+    name: str
+    game: str
+    summary: str
+    plugin: object
+    ruling: str = ""
+
+
+class DealState:
+    """Base of every game's deal state: the fields the engine reads.
+
+    ``hands[seat]`` are lists of cards; ``stock`` is the undealt pack, the
+    next card to come first.  Games subclass it with their own slots and a
+    ``clone`` that copies every mutable container (and shares the cards, which
+    are immutable).
+    """
+
+    __slots__ = ("dealer", "hands", "stock", "table", "to_act")
+
+    table: Table
+    dealer: int
+    to_act: int
+    hands: list[list[Card]]
+    stock: list[Card]
+
+    def clone(self) -> DealState:  # pragma: no cover - every game overrides it
+        raise NotImplementedError
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may see.
+
+    ``public`` holds the game's visible facts in display order (``table``,
+    ``piles``, ``hand_counts`` …), as JSON-like data with cards as ``Card``;
+    the terminal UI prints it as ``key: value`` lines.
+    """
+
+    seat: int
+    to_act: int
+    hand: tuple[Card, ...]
+    public: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """One side's result of a deal."""
+
+    seats: tuple[int, ...]
+    points: int
+    breakdown: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), "points": self.points, "breakdown": dict(self.breakdown)}

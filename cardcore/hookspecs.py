@@ -1,0 +1,206 @@
+"""The hooks: every decision a game makes, and how plugins are discovered.
+
+Two plugin managers use these specs (see ``cardcore.plugins``):
+
+* the **discovery** manager loads the entry-point groups ``cardcore.games`` and
+  ``cardcore.house_rules`` and calls the ``register`` hooks below;
+* one **table** manager per table, built from the table's config: the core's
+  defaults, then the game's plugin, then the house rules in the order listed.
+  pluggy calls the last registered first, so a later house rule wraps the
+  earlier ones and every house rule wraps the game.
+
+Defaults are ``trylast``.  A house rule that changes an answer uses
+``@hookimpl(wrapper=True)``: ``result = yield``, adjust, ``return result``; one
+that replaces it uses ``tryfirst`` and returns a value.  Under ``firstresult``
+``None`` means "no opinion": the next implementation is asked.
+
+The engine never calls ``pm.hook`` directly: ``cardcore.table.Table`` is the
+typed facade with one method per hook.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from cardcore.cards import Card
+    from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
+    from cardcore.match import Match
+    from cardcore.moves import Move
+    from cardcore.players import PlayerFactory
+    from cardcore.table import Table
+
+PROJECT = "cardcore"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+class DiscoverySpec:
+    """Hooks of the discovery manager (entry points)."""
+
+    @hookspec
+    def cardcore_register_games(self, register: Callable[[GameSpec], None]) -> None:
+        """Register games: call ``register(spec)`` once per game.
+
+        Called once by ``cardcore.plugins.discover()`` on every plugin of the
+        ``cardcore.games`` entry-point group (and any other plugin).
+        """
+
+    @hookspec
+    def cardcore_register_house_rules(self, register: Callable[[HouseRuleSpec], None]) -> None:
+        """Register house rules: call ``register(spec)`` once per house rule.
+
+        Called once by ``cardcore.plugins.discover()`` on every plugin of the
+        ``cardcore.house_rules`` entry-point group.
+        """
+
+
+class TableSpec:
+    """Hooks of a table's manager: the game's lifecycle."""
+
+    # ---- players -----------------------------------------------------
+    @hookspec
+    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
+        """Register player kinds for this table: ``register(kind, factory)``.
+
+        Called by ``Table`` once, when it is built.  The core registers
+        ``human`` and ``random``; games add their bots (``greedy``).  A factory
+        is called as ``factory(table, seat, rng)`` and returns a ``Player``.
+        """
+
+    # ---- match -------------------------------------------------------
+    @hookspec(firstresult=True)
+    def cardcore_build_deck(self, table: Table) -> list[Card]:
+        """Return every card of the game's deck in new-deck order.
+
+        Called by ``Table`` when it is built (the deck is fixed per table).
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_first_dealer(self, table: Table, rng: random.Random, record: Callable[..., None]) -> int:
+        """Return the first dealer's seat, drawing from ``rng`` only.
+
+        Called by ``Match`` when it starts.  Chance steps worth keeping (the
+        cards turned to find the dealer …) are passed to ``record(kind, **data)``
+        and go to the game log.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_deal(
+        self, table: Table, match: Match, rng: random.Random, record: Callable[..., None]
+    ) -> DealState:
+        """Shuffle, cut and deal: return the state at the start of a deal.
+
+        Called by ``Match.start_deal`` with the match's RNG, which is the only
+        randomness a deal may use.  ``match.dealer`` is the dealer.
+        """
+
+    # ---- one deal ----------------------------------------------------
+    @hookspec(firstresult=True)
+    def cardcore_legal_moves(self, state: DealState) -> list[Move]:
+        """Return every legal move of ``state.to_act``, in a deterministic order.
+
+        Called by the engine before every decision.  Must be complete: every
+        legal move once, no illegal one.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_explain_illegal(self, state: DealState, move: Move) -> str | None:
+        """Return why ``move`` is illegal in ``state`` (naming the rule), or None.
+
+        Called by ``Table.apply`` only after ``move`` was found not legal.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_apply_move(self, state: DealState, move: Move) -> DealState:
+        """Play ``move`` (already known legal) on ``state`` in place; return ``state``.
+
+        Called by ``Table.apply``.  Moves the turn on, deals more cards when
+        the rules say so.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_is_deal_over(self, state: DealState) -> bool:
+        """Return True when no more moves are to be played in this deal.
+
+        Called by the engine after every move.
+        """
+
+    @hookspec
+    def cardcore_finish_deal(self, state: DealState) -> None:
+        """Tidy the table when the deal is over (cards left on the table …), in place.
+
+        Called once by ``Match.end_deal`` (and by ``cardcore score``) before
+        ``cardcore_score_deal``.  Every implementation is called.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_score_deal(self, state: DealState) -> list[SideScore]:
+        """Return the points of each side of the finished deal, in side order.
+
+        Called by ``Match.end_deal`` and by ``cardcore score``.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_is_match_over(self, match: Match) -> bool:
+        """Return True when the match is over after its last finished deal.
+
+        Called by ``Match.end_deal``.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_match_winners(self, match: Match) -> list[int]:
+        """Return the winning sides of a finished match (several when tied).
+
+        Called by ``Match`` once the match is over.  Default: the highest total.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_next_dealer(self, match: Match, state: DealState) -> int:
+        """Return the seat that deals the next deal.
+
+        Called by ``Match.end_deal`` when the match goes on.  Default: the
+        player to the dealer's left.
+        """
+
+    # ---- what players see --------------------------------------------
+    @hookspec(firstresult=True)
+    def cardcore_observe(self, state: DealState, seat: int) -> Observation:
+        """Return what ``seat`` may see of ``state``: nothing hidden from it.
+
+        Called by the engine for bots and the terminal UI, never giving them
+        the state itself.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_move_text(self, state: DealState | None, move: Move) -> str:
+        """Return a human-readable text for ``move``.
+
+        Called by the CLI and the log, never in the engine's inner loop.
+        """
+
+    # ---- positions and serialisation ----------------------------------
+    @hookspec(firstresult=True)
+    def cardcore_state_to_json(self, state: DealState) -> dict[str, Any]:
+        """Return the state's fields as JSON data (the position-file format).
+
+        Called by the log, ``Table.dump_state`` and ``Table.clone`` tests.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> DealState:
+        """Build a state from position data; raise ``PositionError`` naming the field.
+
+        Called by ``Table.load_state`` for position files and replays.
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_state_cards(self, state: DealState) -> list[Card]:
+        """Return every card in ``state`` (hands, table, stock, piles …).
+
+        Called by conformance checks (card conservation) and position loading.
+        """

@@ -1,0 +1,132 @@
+"""Position (scenario) files: a deal frozen at one moment, in YAML or JSON.
+
+    game: paquet_voleur
+    players: 3
+    options: {}
+    house_rules: []
+    dealer: 2
+    to_act: 0
+    hands: {0: [5H, 9C], 1: [KH, 2S], 2: []}   # seats not listed have empty hands
+    table: [5C, KD]
+    stock: []                                   # next card to come first
+    piles: {0: [], 1: [3C, 9D], 2: []}          # per side, bottom first
+
+The header (``game``, ``players``, ``options``, ``house_rules``) builds the
+table; the game reads the rest with ``PositionReader``, which hands out each
+physical card at most once (a card listed more often than the deck holds it is
+an error) and names the field of every problem.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from cardcore.cards import Card, CardError
+from cardcore.deck import CardPool
+from cardcore.errors import CardcoreError, TableError, pydantic_problems
+from cardcore.files import read_data
+from cardcore.game import DealState, PositionError
+from cardcore.plugins import Registry
+from cardcore.table import Table
+
+
+class PositionHeader(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    game: str
+    players: int | None = None
+    options: dict[str, Any] = {}
+    house_rules: list[str] = []
+
+
+class PositionReader:
+    """Reads a game's fields of a position, checking every card against the deck."""
+
+    def __init__(self, table: Table, data: dict[str, Any]) -> None:
+        self.table = table
+        self.data = data
+        self.pool = CardPool(table.deck)
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self.data.get(key, default)
+        return default if value is None else value
+
+    def cards(self, field: str, value: Any = None) -> list[Card]:
+        """A list of cards (YAML list or a space-separated string)."""
+        raw = self.get(field, []) if value is None else value
+        if isinstance(raw, str):
+            raw = raw.replace(",", " ").split()
+        if not isinstance(raw, list):
+            raise PositionError(f"{field}: expected a list of cards")
+        out = []
+        for i, text in enumerate(raw):
+            try:
+                out.append(self.pool.take(str(text)))
+            except CardError as err:
+                raise PositionError(f"{field}[{i}]: {err}") from None
+        return out
+
+    def seat(self, field: str, default: int | None = None) -> int:
+        value = self.get(field, default)
+        if value is None:
+            raise PositionError(f"{field}: missing")
+        return self.index(field, value, self.table.players, "seat")
+
+    def index(self, field: str, value: Any, count: int, what: str) -> int:
+        try:
+            i = int(value)
+        except (TypeError, ValueError):
+            raise PositionError(f"{field}: {value!r} is not a {what} number") from None
+        if not 0 <= i < count or isinstance(value, bool):
+            raise PositionError(f"{field}: no {what} {value!r} (0 to {count - 1})")
+        return i
+
+    def per(self, field: str, count: int, what: str) -> dict[int, Any]:
+        """A mapping keyed by seat or side number (YAML ints or JSON strings)."""
+        raw = self.get(field, {})
+        if isinstance(raw, list):
+            raw = dict(enumerate(raw))
+        if not isinstance(raw, dict):
+            raise PositionError(f"{field}: expected a mapping of {what} numbers")
+        return {self.index(field, k, count, what): v for k, v in raw.items()}
+
+    def hands(self) -> list[list[Card]]:
+        hands: list[list[Card]] = [[] for _ in range(self.table.players)]
+        for seat, value in sorted(self.per("hands", self.table.players, "seat").items()):
+            hands[seat] = self.cards(f"hands.{seat}", value or [])
+        return hands
+
+    def per_side_cards(self, field: str) -> list[list[Card]]:
+        sides = len(self.table.sides)
+        out: list[list[Card]] = [[] for _ in range(sides)]
+        for side, value in sorted(self.per(field, sides, "side").items()):
+            out[side] = self.cards(f"{field}.{side}", value or [])
+        return out
+
+
+def read_position(path: Path, registry: Registry) -> tuple[Table, DealState]:
+    """Read a position file: its table and its state."""
+    data = read_data(path)
+    if not isinstance(data, dict):
+        raise CardcoreError(f"{path}: a position is a mapping with at least `game`")
+    return position_from_data(data, registry, str(path))
+
+
+def position_from_data(
+    data: dict[str, Any], registry: Registry, where: str = "position"
+) -> tuple[Table, DealState]:
+    try:
+        head = PositionHeader.model_validate(data)
+    except ValidationError as err:
+        raise CardcoreError("; ".join(f"{where}: {p}" for p in pydantic_problems(err))) from None
+    try:
+        table = Table.from_names(registry, head.game, head.players, head.options, head.house_rules)
+        state = table.load_state(data)
+    except (TableError, PositionError) as err:
+        raise CardcoreError(f"{where}: {err}") from None
+    return table, state

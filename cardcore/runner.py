@@ -1,0 +1,113 @@
+"""The engine's loop: deals until the match is over, moves until the deal is over.
+
+    state = match.start_deal()
+    while not table.is_deal_over(state):
+        moves = table.legal_moves(state)
+        move = players[state.to_act].choose(observation, moves)
+        table.apply(state, move, moves)
+    match.end_deal(state)
+
+Listeners see every step (game log, terminal printer, statistics).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from cardcore.errors import TableError
+from cardcore.game import DealState
+from cardcore.match import DealResult, Match
+from cardcore.moves import Move
+from cardcore.players import Player
+from cardcore.table import Table
+
+
+class Listener:
+    """Base of the engine's listeners; every method is optional."""
+
+    def match_start(self, match: Match, number: int) -> None: ...
+    def chance(self, match: Match, event: dict[str, Any]) -> None: ...
+    def deal_start(self, match: Match, state: DealState) -> None: ...
+    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None: ...
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None: ...
+    def match_end(self, match: Match) -> None: ...
+
+
+def bot_rng(seed: int | str | None, seat: int) -> random.Random:
+    """A seat's own RNG, derived from the table's seed (deterministic)."""
+    return random.Random(f"{seed}/seat/{seat}")
+
+
+def make_players(table: Table, kinds: Sequence[str], seed: int | str | None) -> list[Player]:
+    """One player per seat from kind names (``human``, ``random``, ``greedy`` …)."""
+    if len(kinds) != table.players:
+        raise TableError(f"{len(kinds)} player kinds for {table.players} seats")
+    players = []
+    for seat, kind in enumerate(kinds):
+        factory = table.player_kinds.get(kind)
+        if factory is None:
+            known = ", ".join(sorted(table.player_kinds))
+            raise TableError(f"unknown player kind {kind!r} for {table.game.name}; known: {known}")
+        players.append(factory(table, seat, bot_rng(seed, seat)))
+    return players
+
+
+def _flush_chance(match: Match, listeners: Sequence[Listener]) -> None:
+    for event in match.take_events():
+        for lst in listeners:
+            lst.chance(match, event)
+
+
+def play_deal(
+    table: Table, match: Match, players: Sequence[Player], listeners: Sequence[Listener] = ()
+) -> tuple[DealState, DealResult, int]:
+    """Deal, play and score one deal of ``match``; return the final state, result, move count."""
+    state = match.start_deal()
+    _flush_chance(match, listeners)
+    for lst in listeners:
+        lst.deal_start(match, state)
+    n = 0
+    legal_moves = table.legal_moves
+    apply_move = table.hook.cardcore_apply_move
+    is_over = table.hook.cardcore_is_deal_over
+    while not is_over(state=state):
+        seat = state.to_act
+        moves = legal_moves(state)
+        player = players[seat]
+        obs = table.observe(state, seat) if player.needs_observation else None
+        move = player.choose(obs, moves)
+        if move not in moves:
+            table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
+        apply_move(state=state, move=move)
+        n += 1
+        for lst in listeners:
+            lst.move(match, state, seat, move)
+    result = match.end_deal(state)
+    for lst in listeners:
+        lst.deal_end(match, state, result)
+    return state, result, n
+
+
+def play_match(
+    table: Table,
+    players: Sequence[Player],
+    seed: int | str | None,
+    listeners: Sequence[Listener] = (),
+    max_deals: int | None = None,
+    number: int = 1,
+) -> tuple[Match, int]:
+    """Play a match to its end (or ``max_deals`` deals); return it and its move count."""
+    match = table.new_match(seed)
+    for lst in listeners:
+        lst.match_start(match, number)
+    _flush_chance(match, listeners)
+    moves = 0
+    while not match.over and (max_deals is None or len(match.deals) < max_deals):
+        _, _, n = play_deal(table, match, players, listeners)
+        moves += n
+    if match.over:
+        for lst in listeners:
+            lst.match_end(match)
+    return match, moves

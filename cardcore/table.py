@@ -1,0 +1,170 @@
+"""A table: one game, its players, options and house rules, and the typed
+facade over its plugin manager (one method per hook)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import pluggy
+from pydantic import BaseModel, ValidationError
+
+from cardcore.cards import Card
+from cardcore.errors import IllegalMoveError, TableError, pydantic_problems
+from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
+from cardcore.hookspecs import PROJECT, TableSpec
+from cardcore.moves import Move, move_to_json
+from cardcore.plugins import ENV_TRACE, Registry, UnknownNameError
+from cardcore.seats import side_of_seats
+
+
+class Table:
+    """One game set up for play.
+
+    Built from a game spec, a player count, the game's options (a dict is
+    validated by the game's pydantic model) and house rules in order.  The
+    plugin manager holds the core defaults, then the game, then the house
+    rules, so that each house rule wraps what was registered before it.
+    """
+
+    def __init__(
+        self,
+        game: GameSpec,
+        players: int | None = None,
+        options: BaseModel | dict[str, Any] | None = None,
+        house_rules: Sequence[HouseRuleSpec] = (),
+        names: Sequence[str] | None = None,
+    ) -> None:
+        from cardcore import defaults
+
+        self.game = game
+        self.players = game.default_players if players is None else players
+        if not game.min_players <= self.players <= game.max_players:
+            raise TableError(
+                f"{game.name} is played by {game.min_players} to {game.max_players} players, "
+                f"not {self.players}"
+            )
+        if isinstance(options, BaseModel):
+            self.options = options
+        else:
+            try:
+                self.options = game.options_model.model_validate(options or {})
+            except ValidationError as err:
+                raise TableError("; ".join(pydantic_problems(err, "option")) + f" ({game.name})") from None
+        problem = game.check_table(self.players, self.options)
+        if problem:
+            raise TableError(problem)
+        for hr in house_rules:
+            if hr.game != game.name:
+                raise TableError(f"house rule {hr.name!r} is for {hr.game}, not for {game.name}")
+        self.house_rules = tuple(house_rules)
+        self.names = list(names) if names else [f"Player {i}" for i in range(self.players)]
+        self.sides = game.sides(self.players, self.options)
+        self.side_of = side_of_seats(self.sides)
+
+        pm = pluggy.PluginManager(PROJECT)
+        pm.add_hookspecs(TableSpec)
+        for spec in game.hookspecs:
+            pm.add_hookspecs(spec)
+        pm.register(defaults, name="cardcore.defaults")
+        pm.register(game.plugin(self), name=game.name)
+        for hr in self.house_rules:
+            pm.register(hr.plugin, name=hr.name)
+        pm.check_pending()
+        if os.environ.get(ENV_TRACE):
+            pm.trace.root.setwriter(sys.stderr.write)
+            pm.enable_tracing()
+        self.pm = pm
+        self.hook = pm.hook
+        self.deck: list[Card] = self.hook.cardcore_build_deck(table=self)
+        self.player_kinds: dict[str, Any] = {}
+        self.hook.cardcore_register_players(register=self.player_kinds.__setitem__)
+
+    @classmethod
+    def from_names(
+        cls,
+        registry: Registry,
+        game: str,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        house_rules: Sequence[str] = (),
+        names: Sequence[str] | None = None,
+    ) -> Table:
+        """Build a table from names, as a config file or the command line gives them."""
+        try:
+            spec = registry.game(game)
+            hrs = [registry.house_rule(n, game) for n in house_rules]
+        except UnknownNameError as err:
+            raise TableError(str(err)) from None
+        return cls(spec, players, options, hrs, names)
+
+    # ---- facts ---------------------------------------------------------
+    @property
+    def partnerships(self) -> bool:
+        return any(len(s) > 1 for s in self.sides)
+
+    def describe(self) -> dict[str, Any]:
+        """The table's config as JSON data (first line of a game log)."""
+        return {
+            "game": self.game.name,
+            "players": self.players,
+            "names": list(self.names),
+            "options": self.options.model_dump(mode="json"),
+            "house_rules": [h.name for h in self.house_rules],
+        }
+
+    # ---- the facade: one method per hook --------------------------------
+    def legal_moves(self, state: DealState) -> list[Move]:
+        return self.hook.cardcore_legal_moves(state=state)  # type: ignore[no-any-return]
+
+    def apply(self, state: DealState, move: Move, legal: Sequence[Move] | None = None) -> DealState:
+        """Play ``move``; raise ``IllegalMoveError`` (state unchanged) if it is not legal."""
+        if legal is None:
+            legal = self.legal_moves(state)
+        if move not in legal:
+            reason = self.hook.cardcore_explain_illegal(state=state, move=move)
+            text = self.move_text(move, state)
+            raise IllegalMoveError(f"illegal move {text!r}: {reason or 'not a legal move here'}")
+        return self.hook.cardcore_apply_move(state=state, move=move)  # type: ignore[no-any-return]
+
+    def is_deal_over(self, state: DealState) -> bool:
+        return bool(self.hook.cardcore_is_deal_over(state=state))
+
+    def finish_deal(self, state: DealState) -> None:
+        self.hook.cardcore_finish_deal(state=state)
+
+    def score_deal(self, state: DealState) -> list[SideScore]:
+        return self.hook.cardcore_score_deal(state=state)  # type: ignore[no-any-return]
+
+    def observe(self, state: DealState, seat: int) -> Observation:
+        return self.hook.cardcore_observe(state=state, seat=seat)  # type: ignore[no-any-return]
+
+    def move_text(self, move: Move, state: DealState | None = None) -> str:
+        return self.hook.cardcore_move_text(state=state, move=move)  # type: ignore[no-any-return]
+
+    def move_json(self, move: Move, state: DealState | None = None) -> dict[str, Any]:
+        return move_to_json(move, self.move_text(move, state))
+
+    def dump_state(self, state: DealState) -> dict[str, Any]:
+        """The state as a complete position (header + the game's fields)."""
+        head = {
+            "game": self.game.name,
+            "players": self.players,
+            "options": self.options.model_dump(mode="json", exclude_defaults=True),
+            "house_rules": [h.name for h in self.house_rules],
+        }
+        head.update(self.hook.cardcore_state_to_json(state=state))
+        return head
+
+    def load_state(self, data: dict[str, Any]) -> DealState:
+        return self.hook.cardcore_state_from_json(table=self, data=data)  # type: ignore[no-any-return]
+
+    def state_cards(self, state: DealState) -> list[Card]:
+        return self.hook.cardcore_state_cards(state=state)  # type: ignore[no-any-return]
+
+    def new_match(self, seed: int | str | None) -> Any:
+        from cardcore.match import Match
+
+        return Match(self, seed)

@@ -1,0 +1,366 @@
+"""Paquet voleur's rules (RULINGS.md P1–P8) as a table plugin."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cardcore.cards import Card
+from cardcore.deck import DeckSpec, cut, shuffled
+from cardcore.game import DealState, GameSpec, Observation, PositionError, SideScore
+from cardcore.hookspecs import hookimpl
+from cardcore.match import Match
+from cardcore.moves import Move
+from cardcore.players import PlayerFactory
+from cardcore.position import PositionReader
+from cardcore.seats import clockwise_from, left_of, make_sides, right_of
+from cardcore.table import Table
+
+NAME = "paquet_voleur"
+HAND = 4  # P4: four cards each
+BOARD = 4  # P4: one table card per round of dealing
+MIN_CUT = 5  # P3: at least five cards in each part of the cut
+
+
+class Options(BaseModel):
+    """Paquet voleur's table options."""
+
+    model_config = ConfigDict(extra="forbid")
+    partnerships: bool = Field(
+        default=False, description="4 players in two partnerships, partners opposite (P1)"
+    )
+    deals: int = Field(default=1, ge=1, description="deals per match, card counts added up (P8)")
+
+
+class PVState(DealState):
+    """A deal of Paquet voleur.
+
+    ``board`` is the table (cards face up, in the order they came), ``piles``
+    one pile per side, bottom first (the top is the last card), ``last_taker``
+    the side that last paired or stole (for the house rule of P7).
+    """
+
+    __slots__ = ("board", "last_taker", "piles")
+
+    board: list[Card]
+    piles: list[list[Card]]
+    last_taker: int | None
+
+    def clone(self) -> PVState:
+        s = PVState.__new__(PVState)
+        s.table = self.table
+        s.dealer = self.dealer
+        s.to_act = self.to_act
+        s.hands = [list(h) for h in self.hands]
+        s.stock = list(self.stock)
+        s.board = list(self.board)
+        s.piles = [list(p) for p in self.piles]
+        s.last_taker = self.last_taker
+        return s
+
+
+def new_state(table: Table, dealer: int) -> PVState:
+    s = PVState.__new__(PVState)
+    s.table = table
+    s.dealer = dealer
+    s.to_act = left_of(dealer, table.players)
+    s.hands = [[] for _ in range(table.players)]
+    s.stock = []
+    s.board = []
+    s.piles = [[] for _ in table.sides]
+    s.last_taker = None
+    return s
+
+
+def deal_round(state: PVState) -> None:
+    """P6: four cards to each player, one at a time clockwise from the dealer's
+    left, as far as the stock goes; then turn up to four table cards if the table is empty."""
+    n = state.players
+    order = clockwise_from(left_of(state.dealer, n), n)
+    stock = state.stock
+    for _ in range(HAND):
+        for seat in order:
+            if stock:
+                state.hands[seat].append(stock.pop(0))
+    if not state.board:
+        take = min(BOARD, len(stock))
+        state.board.extend(stock[:take])
+        del stock[:take]
+
+
+def legal_moves(state: PVState) -> list[Move]:
+    """P5: pair or steal with any hand card; trail only when neither is possible."""
+    seat = state.to_act
+    hand = state.hands[seat]
+    mine = state.table.side_of[seat]
+    board = state.board
+    tops = [
+        (side, pile)
+        for side, pile in enumerate(state.piles)
+        if side != mine and pile  # P5b: not his own pile, not his partner's
+    ]
+    moves = []
+    for c in hand:
+        rank = c.rank
+        for t in board:
+            if t.rank == rank:  # P2: only ranks matter
+                moves.append(Move("pair", c, (t,)))
+        for side, pile in tops:
+            if pile[-1].rank == rank:
+                moves.append(Move("steal", c, tuple(pile), (("from", side),)))
+    if moves:
+        return moves
+    return [Move("trail", c) for c in hand]  # P5c
+
+
+def advance(state: PVState) -> None:
+    """Pass the turn clockwise, redealing when every hand is empty (P6)."""
+    n = state.players
+    hands = state.hands
+    if state.stock and not any(hands):
+        deal_round(state)
+    for step in range(1, n + 1):
+        seat = (state.to_act + step) % n
+        if hands[seat]:
+            state.to_act = seat
+            return
+
+
+def state_to_json(state: PVState) -> dict[str, Any]:
+    def names(cards: list[Card]) -> list[str]:
+        return [c.name for c in cards]
+
+    return {
+        "dealer": state.dealer,
+        "to_act": state.to_act,
+        "hands": {str(i): names(h) for i, h in enumerate(state.hands)},
+        "table": names(state.board),
+        "stock": names(state.stock),
+        "piles": {str(i): names(p) for i, p in enumerate(state.piles)},
+        "last_taker": state.last_taker,
+    }
+
+
+def state_from_json(table: Table, data: dict[str, Any]) -> PVState:
+    r = PositionReader(table, data)
+    n = table.players
+    if r.has("dealer"):
+        dealer = r.seat("dealer")
+        to_act = r.seat("to_act", left_of(dealer, n))
+    else:
+        to_act = r.seat("to_act", 0)
+        dealer = right_of(to_act, n)
+    s = new_state(table, dealer)
+    s.to_act = to_act
+    s.hands = r.hands()
+    s.board = r.cards("table")
+    s.stock = r.cards("stock")
+    s.piles = r.per_side_cards("piles")
+    last = r.get("last_taker")
+    s.last_taker = None if last is None else r.index("last_taker", last, len(table.sides), "side")
+    if not s.hands[to_act] and any(s.hands):
+        raise PositionError(f"to_act: seat {to_act} has no cards but another seat has")
+    return s
+
+
+class PaquetVoleur:
+    """The table plugin: Paquet voleur's answers to the core's hooks."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.options: Options = table.options  # type: ignore[assignment]
+
+    @hookimpl
+    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
+        from cardcore_plugins.paquet_voleur.bots import GreedyPlayer
+
+        register("greedy", GreedyPlayer)
+
+    @hookimpl
+    def cardcore_build_deck(self, table: Table) -> list[Card]:
+        return DeckSpec().build()  # P2: 52 cards
+
+    @hookimpl
+    def cardcore_first_dealer(self, table: Table, rng: random.Random, record: Callable[..., None]) -> int:
+        """P3: cards face up one at a time clockwise from seat 0 until a jack appears."""
+        dealt = []
+        seat = 0
+        for c in shuffled(table.deck, rng):
+            dealt.append([seat, c.name])
+            if c.rank == 11:
+                break
+            seat = left_of(seat, table.players)
+        record("first_dealer", dealt=dealt, dealer=seat)
+        return seat
+
+    @hookimpl
+    def cardcore_deal(
+        self, table: Table, match: Match, rng: random.Random, record: Callable[..., None]
+    ) -> PVState:
+        """P3 (shuffle, cut by the dealer's right) and P4 (4 each, 4 on the table)."""
+        deck = shuffled(table.deck, rng)
+        cutter = right_of(match.dealer, table.players)
+        at = rng.randint(MIN_CUT, len(deck) - MIN_CUT)
+        deck = cut(deck, at)
+        record("cut", seat=cutter, at=at)
+        state = new_state(table, match.dealer)
+        order = clockwise_from(left_of(match.dealer, table.players), table.players)
+        i = 0
+        for _ in range(HAND):
+            for seat in order:
+                state.hands[seat].append(deck[i])
+                i += 1
+            state.board.append(deck[i])  # one face up after each round (P4)
+            i += 1
+        state.stock = deck[i:]
+        return state
+
+    @hookimpl
+    def cardcore_legal_moves(self, state: PVState) -> list[Move]:
+        return legal_moves(state)
+
+    @hookimpl
+    def cardcore_explain_illegal(self, state: PVState, move: Move) -> str | None:
+        hand = state.hands[state.to_act]
+        if move.card is None or move.card not in hand:
+            return f"{move.card} is not in the hand of seat {state.to_act}"
+        if move.kind == "trail":
+            return "a card may be trailed only when no card can pair or steal (P5c)"
+        if move.kind == "steal":
+            side = move.get("from")
+            if side == state.table.side_of[state.to_act]:
+                return "you cannot steal your own or your partner's pile (P5b)"
+            return "a steal needs the top card of an opponent's pile of the same rank (P5b)"
+        if move.kind == "pair":
+            return "a pair takes a table card of the same rank as the card played (P5a)"
+        return f"Paquet voleur has no move {move.kind!r} (P5: pair, steal or trail)"
+
+    @hookimpl
+    def cardcore_apply_move(self, state: PVState, move: Move) -> PVState:
+        seat = state.to_act
+        side = state.table.side_of[seat]
+        card = move.card
+        state.hands[seat].remove(card)
+        kind = move.kind
+        if kind == "trail":
+            state.board.append(card)
+        else:
+            pile = state.piles[side]
+            if kind == "pair":
+                for t in move.takes:
+                    state.board.remove(t)
+                pile.extend(move.takes)
+            else:  # steal: the whole pile onto his own
+                src = state.piles[move.get("from")]
+                pile.extend(src)
+                src.clear()
+            pile.append(card)  # his own card on top (P5a, P5b)
+            state.last_taker = side
+        advance(state)
+        return state
+
+    @hookimpl
+    def cardcore_is_deal_over(self, state: PVState) -> bool:
+        return not state.stock and not any(state.hands)  # P7
+
+    @hookimpl
+    def cardcore_finish_deal(self, state: PVState) -> None:
+        """P7: cards left on the table belong to nobody (they stay there)."""
+
+    @hookimpl
+    def cardcore_score_deal(self, state: PVState) -> list[SideScore]:
+        """P7: each side scores the number of cards in its pile."""
+        return [
+            SideScore(seats, len(state.piles[i]), {"cards": len(state.piles[i])})
+            for i, seats in enumerate(state.table.sides)
+        ]
+
+    @hookimpl
+    def cardcore_is_match_over(self, match: Match) -> bool:
+        return len(match.deals) >= self.options.deals  # P8
+
+    @hookimpl
+    def cardcore_observe(self, state: PVState, seat: int) -> Observation:
+        table = state.table
+        piles = {
+            f"side {i} ({'/'.join(table.names[s] for s in seats)})": (
+                f"{state.piles[i][-1].name} on top, {len(state.piles[i])} cards"
+                if state.piles[i]
+                else "empty"
+            )
+            for i, seats in enumerate(table.sides)
+        }
+        return Observation(
+            seat=seat,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            public={
+                "dealer": table.names[state.dealer],
+                "table": list(state.board),
+                "piles": piles,
+                "cards_in_hands": {table.names[i]: len(h) for i, h in enumerate(state.hands)},
+                "stock": len(state.stock),
+            },
+        )
+
+    @hookimpl
+    def cardcore_move_text(self, state: PVState | None, move: Move) -> str | None:
+        if move.card is None:
+            return None
+        c = move.card.name
+        if move.kind == "pair":
+            return f"{c} pairs " + " ".join(t.name for t in move.takes)
+        if move.kind == "steal":
+            return f"{c} steals side {move.get('from')}'s pile ({len(move.takes)} cards)"
+        if move.kind == "trail":
+            return f"{c} trails"
+        return None
+
+    @hookimpl
+    def cardcore_state_to_json(self, state: PVState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    @hookimpl
+    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> PVState:
+        return state_from_json(table, data)
+
+    @hookimpl
+    def cardcore_state_cards(self, state: PVState) -> list[Card]:
+        out = [c for h in state.hands for c in h]
+        out += state.board + state.stock
+        for p in state.piles:
+            out += p
+        return out
+
+
+def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
+    return make_sides(players, options.partnerships)  # P1
+
+
+def _check(players: int, options: Options) -> str | None:
+    if options.partnerships and players != 4:
+        return "paquet_voleur: partnerships need 4 players (P1)"
+    return None
+
+
+def _rules_page() -> str:
+    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+SPEC = GameSpec(
+    name=NAME,
+    title="Paquet voleur (Stealing Bundles)",
+    min_players=2,
+    max_players=4,
+    default_players=3,
+    options_model=Options,
+    plugin=PaquetVoleur,
+    sides=_sides,
+    summary="Pair cards by rank, steal opponents' piles; most cards wins.",
+    rules_page=_rules_page,
+    check_table=_check,
+)

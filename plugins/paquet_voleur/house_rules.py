@@ -1,0 +1,67 @@
+"""Paquet voleur's built-in house rules, for the options of P5 and P7.
+
+Each wraps one hook of the game without touching the game's code, exactly as
+a third-party house rule would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+
+from cardcore_plugins.paquet_voleur.game import PVState
+
+from cardcore.game import HouseRuleSpec
+from cardcore.hookspecs import hookimpl
+from cardcore.moves import Move
+
+
+class TakeAllOfRank:
+    """P5 option: a pair takes every table card of the played card's rank."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_legal_moves(self, state: PVState) -> Generator[None, list[Move], list[Move]]:
+        moves = yield
+        out: list[Move] = []
+        seen = set()
+        for m in moves:
+            if m.kind != "pair":
+                out.append(m)
+            elif m.card not in seen:
+                seen.add(m.card)
+                rank = m.card.rank  # type: ignore[union-attr]
+                out.append(Move("pair", m.card, tuple(t for t in state.board if t.rank == rank)))
+        return out
+
+
+class LastTakerTakesTable:
+    """P7 option: the side that last paired or stole takes the cards left on the table."""
+
+    @hookimpl
+    def cardcore_finish_deal(self, state: PVState) -> None:
+        if state.last_taker is not None and state.board:
+            state.piles[state.last_taker].extend(state.board)
+            state.board.clear()
+
+
+HOUSE_RULES = [
+    HouseRuleSpec(
+        name="paquet_voleur.take_all_of_rank",
+        game="paquet_voleur",
+        summary="A pair takes every table card of the rank played, not just one (P5).",
+        plugin=TakeAllOfRank(),
+        ruling="P5",
+    ),
+    HouseRuleSpec(
+        name="paquet_voleur.last_taker_takes_table",
+        game="paquet_voleur",
+        summary="At the end of the deal, the last side to pair or steal takes the table (P7).",
+        plugin=LastTakerTakesTable(),
+        ruling="P7",
+    ),
+]
+
+
+@hookimpl
+def cardcore_register_house_rules(register: Callable[[HouseRuleSpec], None]) -> None:
+    for spec in HOUSE_RULES:
+        register(spec)

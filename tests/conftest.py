@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cardcore.cli import main
+from cardcore.plugins import Registry, discover
+from cardcore.position import read_position
+
+POSITIONS = Path(__file__).parent / "positions"
+
+
+@pytest.fixture(scope="session")
+def registry() -> Registry:
+    return discover()
+
+
+def position(name: str, registry: Registry | None = None):
+    """(table, state) of a position file under tests/positions/."""
+    return read_position(POSITIONS / name, registry or discover())
+
+
+def run_cli(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def cli_json(*args: str) -> Any:
+    code, out = run_cli(*args)
+    assert code == 0, out
+    return json.loads(out)

@@ -1,0 +1,236 @@
+"""The CLI contract: commands, flags, JSON fields, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import POSITIONS, cli_json, run_cli
+
+PV = POSITIONS / "paquet_voleur"
+ROOT = Path(__file__).parent.parent
+
+
+def test_games_json_lists_paquet_voleur():
+    games = {g["name"]: g for g in cli_json("games", "--json")["games"]}
+    pv = games["paquet_voleur"]
+    assert (pv["min_players"], pv["max_players"]) == (2, 4)
+    assert "partnerships" in pv["options"]
+
+
+def test_house_rules_json():
+    rows = {h["name"]: h for h in cli_json("house-rules", "--json")["house_rules"]}
+    assert rows["paquet_voleur.take_all_of_rank"]["game"] == "paquet_voleur"
+
+
+def test_rules_page():
+    code, out = run_cli("rules", "paquet_voleur")
+    assert code == 0 and "P5" in out and "take_all_of_rank" in out
+
+
+def test_simulate_is_deterministic():
+    args = ("simulate", "paquet_voleur", "--players", "4", "--deals", "200", "--seed", "1", "--json")
+    a, b = cli_json(*args), cli_json(*args)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+    for key in ("game", "players", "deals", "matches", "moves", "wins", "deal_points"):
+        assert key in a
+    assert a["deals"] == 200 and len(a["deal_points"]) == 200
+    assert all(len(p) == 4 for p in a["deal_points"])
+
+
+def test_simulate_differs_with_seed():
+    a = cli_json("simulate", "paquet_voleur", "--deals", "20", "--seed", "1", "--json")
+    b = cli_json("simulate", "paquet_voleur", "--deals", "20", "--seed", "2", "--json")
+    assert a["deal_points"] != b["deal_points"]
+
+
+def test_moves_json_shape():
+    data = cli_json("moves", str(PV / "p5_pair_steal.yaml"), "--json")
+    assert data["game"] == "paquet_voleur" and data["to_act"] == 0
+    steal = data["moves"][-1]
+    assert steal == {
+        "kind": "steal",
+        "card": "5H",
+        "text": "5H steals side 1's pile (2 cards)",
+        "takes": ["3C", "5D"],
+        "from": 1,
+    }
+
+
+def test_moves_accepts_json_positions(tmp_path):
+    import yaml
+
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(yaml.safe_load((PV / "p5_trail_only.yaml").read_text())))
+    assert len(cli_json("moves", str(p), "--json")["moves"]) == 2
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (("simulate", "nosuchgame", "--deals", "1"), "unknown game 'nosuchgame'"),
+        (("simulate", "paquet_voleur", "--players", "7", "--deals", "1"), "2 to 4 players"),
+        (("simulate", "paquet_voleur", "--house-rule", "nope", "--deals", "1"), "unknown house rule"),
+        (("simulate", "paquet_voleur", "--option", "deals=zero", "--deals", "1"), "option.deals"),
+        (("simulate", "paquet_voleur", "--option", "colour=red", "--deals", "1"), "option.colour"),
+        (("simulate", "paquet_voleur", "--deals", "1", "--seat", "9=random"), "no seat 9"),
+        (("simulate", "paquet_voleur", "--deals", "1", "--bot", "clever"), "unknown player kind"),
+        (("play", "nosuchgame"), "unknown game"),
+        (("replay", "missing.jsonl"), "No such file"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args, needle):
+    code, out = run_cli(*args)
+    assert code == 2
+    assert needle in out
+    assert "Traceback" not in out
+    assert len(out.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "body,needle",
+    [
+        ("game: paquet_voleur\nplayers: 3\nhands: {0: [5H, 5H]}\n", "5H appears more often"),
+        ("game: paquet_voleur\nplayers: 3\nhands: {0: [ZZ]}\n", "hands.0[0]"),
+        ("game: paquet_voleur\nplayers: 3\ntable: [JOKER20]\n", "not a card of this game"),
+        ("game: paquet_voleur\nplayers: 3\nhands: {0: [5H\n", "malformed YAML"),
+        ("game: paquet_voleur\nplayers: 3\nto_act: 5\n", "to_act"),
+        ("game: nope\n", "unknown game"),
+        ("- 1\n", "a position is a mapping"),
+    ],
+)
+def test_bad_position_files(tmp_path, body, needle):
+    p = tmp_path / "pos.yaml"
+    p.write_text(body)
+    code, out = run_cli("moves", str(p))
+    assert code == 2, out
+    assert needle in out and str(p) in out and "Traceback" not in out
+
+
+def test_validate_example_config():
+    code, out = run_cli("validate", str(ROOT / "games.yaml"))
+    assert code == 0, out
+
+
+def test_validate_reports_every_problem(tmp_path):
+    p = tmp_path / "games.yaml"
+    p.write_text(
+        "tables:\n"
+        "  a: {game: paquet_voleur, players: 9}\n"
+        "  b: {game: paquet_voleur, house_rules: [nope]}\n"
+        "  c: {game: carousel}\n"
+        "  d: {game: paquet_voleur, options: {deals: -1}}\n"
+        "  e: {game: paquet_voleur, players: [{name: A, kind: robot}]}\n"
+        "  f: {game: paquet_voleur, seeed: 3}\n"
+    )
+    code, out = run_cli("validate", str(p))
+    assert code == 2
+    assert "tables.f.seeed: unknown field" in out  # shape errors first
+    p.write_text(p.read_text().replace("  f: {game: paquet_voleur, seeed: 3}\n", ""))
+    code, out = run_cli("validate", str(p))
+    lines = out.strip().splitlines()
+    assert code == 2 and len(lines) == 5, out
+    for name in "abcde":
+        assert any(f"tables.{name}:" in line and str(p) in line for line in lines)
+
+
+def test_schema_is_json_schema():
+    schema = cli_json("schema")
+    assert "tables" in schema["properties"]
+
+
+def test_play_table_from_config_without_humans(tmp_path):
+    code, out = run_cli("play", "--table", "bots", "--config", str(ROOT / "games.yaml"))
+    assert code == 0 and "wins" in out
+
+
+def test_play_human_to_the_end_and_replay(tmp_path):
+    log = tmp_path / "game.jsonl"
+    # answer every prompt with "1" (the first legal move); one bad answer first
+    answers = "zz\n99\n" + "1\n" * 40
+    code, out = run_cli(
+        "play", "paquet_voleur", "--players", "2", "--seed", "5", "--log", str(log), input=answers
+    )
+    assert code == 0, out
+    assert "is not a move" in out and "there is no move 99" in out
+    assert "wins" in out or "share the win" in out
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0 and "log complete" in out
+
+
+def test_quit_keeps_the_log(tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out = run_cli("play", "paquet_voleur", "--seed", "5", "--log", str(log), input="1\nq\n")
+    assert code == 0 and "stopped" in out
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0 and "incomplete" in out
+
+
+def test_replay_detects_tampering(tmp_path):
+    log = tmp_path / "g.jsonl"
+    code, _ = run_cli("play", "paquet_voleur", "--seat", "0=greedy", "--seed", "8", "--log", str(log))
+    assert code == 0
+    lines = log.read_text().splitlines()
+    moves = [i for i, line in enumerate(lines) if '"event":"move"' in line]
+    ev = json.loads(lines[moves[3]])
+    other = json.loads(lines[moves[4]])
+    ev["move"] = other["move"]  # a move of another hand
+    lines[moves[3]] = json.dumps(ev)
+    log.write_text("\n".join(lines) + "\n")
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 2 and "not legal in the replay" in out
+    log.write_text("not json\n")
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 2 and "not valid JSON" in out
+
+
+def test_third_party_house_rule_package(tmp_path):
+    """The example package, installed on its own, changes the game via an entry point."""
+    target = tmp_path / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(target),
+            str(ROOT / "examples" / "cardcore-kings-double"),
+        ],
+        check=True,
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+
+    def cardcore(*args: str) -> dict:
+        out = subprocess.run(
+            [sys.executable, "-m", "cardcore.cli", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return json.loads(out)
+
+    names = [h["name"] for h in cardcore("house-rules", "--json")["house_rules"]]
+    assert "kings_double.paquet_voleur" in names
+    base = cardcore("simulate", "paquet_voleur", "--deals", "30", "--seed", "3", "--json")
+    more = cardcore(
+        "simulate",
+        "paquet_voleur",
+        "--deals",
+        "30",
+        "--seed",
+        "3",
+        "--json",
+        "--house-rule",
+        "kings_double.paquet_voleur",
+    )
+    assert sum(map(sum, more["deal_points"])) > sum(map(sum, base["deal_points"]))
