@@ -12,7 +12,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
 import yaml
@@ -321,11 +321,10 @@ def play(
     for i, side in enumerate(table.sides):
         click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
     listeners: list[Listener] = [Printer(table)]
-    log_file = None
     kept = f" The log so far is in {log_path}." if log_path else ""
+    log_file = _open_log(log_path)
     try:
-        if log_path:
-            log_file = log_path.open("w", encoding="utf-8")
+        if log_file:
             listeners.append(GameLog(log_file, table, kinds, seed))
         play_match(table, player_objs, seed, listeners)
     except QuitGame:
@@ -333,11 +332,18 @@ def play(
     except (click.Abort, KeyboardInterrupt):
         click.echo("\nGame interrupted." + kept, err=True)
         sys.exit(130)
-    except OSError as err:
-        raise CardcoreError(f"{log_path}: {err.strerror}") from None
     finally:
         if log_file:
             log_file.close()
+
+
+def _open_log(path: Path | None) -> IO[str] | None:
+    if path is None:
+        return None
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as err:
+        raise CardcoreError(f"{path}: cannot write the log ({err.strerror})") from None
 
 
 @main.command()
@@ -391,7 +397,7 @@ def simulate(
         seed = fresh_seed()
     from cardcore.simulate import simulate as run_simulation
 
-    log_file = log_path.open("w", encoding="utf-8") if log_path else None
+    log_file = _open_log(log_path)
     try:
         summary = run_simulation(
             table,
