@@ -1,0 +1,334 @@
+"""Carrousel's rules (RULINGS.md C1–C13) as a table plugin."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cardcore.cards import Card
+from cardcore.deck import shuffled
+from cardcore.game import GameSpec, Observation, SideScore
+from cardcore.hookspecs import hookimpl
+from cardcore.match import Match
+from cardcore.moves import Move
+from cardcore.players import PlayerFactory
+from cardcore.seats import clockwise_from, left_of, make_sides
+from cardcore.table import Table
+from cardcore_plugins.carrousel.cards import (
+    BROOM_CARD,
+    TABLE_CARDS,
+    TARGETS,
+    VALUES,
+    deck_spec,
+)
+from cardcore_plugins.carrousel.hookspecs import CarrouselSpec
+from cardcore_plugins.carrousel.movegen import generate
+from cardcore_plugins.carrousel.scoring import score_piles
+from cardcore_plugins.carrousel.state import (
+    Build,
+    CarrouselState,
+    item_cards,
+    new_state,
+    state_from_json,
+    state_to_json,
+)
+
+NAME = "carrousel"
+HAND = 4  # C4
+
+
+class Options(BaseModel):
+    """Carrousel's table options."""
+
+    model_config = ConfigDict(extra="forbid")
+    deck: Literal[56, 55, 54] = Field(default=56, description="deck size (C2)")
+    without: Literal["joker20", "broom"] = Field(
+        default="joker20", description="with deck=55, the card left out (C2)"
+    )
+    target: int | None = Field(default=None, gt=0, description="match target; default 120/90/60 by deck (C3)")
+    partnerships: bool | None = Field(
+        default=None, description="4 players in partnerships; default yes with 4 (C1)"
+    )
+    suit: Literal["clubs", "spades"] = Field(
+        default="clubs", description="the suit of the 2 and of 'most' (C12a)"
+    )
+
+    @property
+    def target_points(self) -> int:
+        return self.target if self.target is not None else TARGETS[self.deck]
+
+    @property
+    def suit_letter(self) -> str:
+        return "C" if self.suit == "clubs" else "S"
+
+
+class Carrousel:
+    """The table plugin: Carrousel's answers to the core's hooks."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.options: Options = table.options  # type: ignore[assignment]
+
+    @hookimpl
+    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
+        from cardcore_plugins.carrousel.bots import GreedyPlayer
+
+        register("greedy", GreedyPlayer)
+
+    @hookimpl
+    def cardcore_build_deck(self, table: Table) -> list[Card]:
+        return deck_spec(self.options.deck, self.options.without).build()  # C2
+
+    @hookimpl
+    def cardcore_deal(
+        self, table: Table, match: Match, rng: random.Random, record: Callable[..., None]
+    ) -> CarrouselState:
+        """C4: four cards to each player (one at a time, clockwise from the dealer's
+        left), then 8/7/6 cards face up on the table."""
+        deck = shuffled(table.deck, rng)
+        state = new_state(table, match.dealer)
+        order = clockwise_from(left_of(match.dealer, table.players), table.players)
+        i = 0
+        for _ in range(HAND):
+            for seat in order:
+                state.hands[seat].append(deck[i])
+                i += 1
+        n = TABLE_CARDS[self.options.deck]
+        state.board.extend(deck[i : i + n])
+        state.stock = deck[i + n :]
+        return state
+
+    @hookimpl
+    def cardcore_legal_moves(self, state: CarrouselState) -> list[Move]:
+        moves, forced = generate(state)
+        if state.build_of(state.to_act) is not None and forced and moves:
+            return moves  # C8: the owner of a build captures it; he cannot trail
+        if self.table.hook.carrousel_may_trail(state=state, forced=forced) or not moves:
+            # C10 (and C9: the broom is never trailed)
+            moves = moves + [Move("trail", c) for c in state.hands[state.to_act] if c is not BROOM_CARD]
+        return moves
+
+    @hookimpl
+    def carrousel_may_trail(self, state: CarrouselState, forced: bool) -> bool:
+        return not forced  # C10
+
+    @hookimpl
+    def cardcore_explain_illegal(self, state: CarrouselState, move: Move) -> str | None:
+        hand = state.hands[state.to_act]
+        if move.card is None or move.card not in hand:
+            return f"{move.card} is not in the hand of seat {state.to_act}"
+        own = state.build_of(state.to_act)
+        if own is not None and not (set(own.cards) <= set(move.takes)):
+            return f"you own the build of {own.value}: you must capture it this turn (C8)"
+        if move.kind == "trail":
+            if move.card is BROOM_CARD:
+                return "the broom is never trailed (C9)"
+            return "you may trail only when you can neither capture nor build (C10)"
+        if move.kind == "capture":
+            if move.card.rank > 10:
+                return "a face card takes one card of its rank, or all three when three lie there (C7)"
+            return "the cards taken must split into groups each adding up to the card's value (C6)"
+        if move.kind == "build":
+            return (
+                "a build adds one hand card to table items (at most one build) so the total is "
+                "the value of another card you keep, and you may own only one build (C8)"
+            )
+        if move.kind == "sweep":
+            return "the broom takes everything on the table (C9)"
+        return f"Carrousel has no move {move.kind!r}"
+
+    @hookimpl
+    def cardcore_apply_move(self, state: CarrouselState, move: Move) -> CarrouselState:
+        seat = state.to_act
+        side = self.table.side_of[seat]
+        card = move.card
+        state.hands[seat].remove(card)
+        kind = move.kind
+        board = state.board
+        if kind == "capture" or kind == "sweep":
+            if move.takes:
+                taken = set(move.takes)
+                state.board = [it for it in board if item_cards(it)[0] not in taken]
+                state.piles[side].extend(move.takes)
+                state.last_capture = side  # C11 (a sweep of nothing is no capture, C9)
+            state.piles[side].append(card)
+        elif kind == "build":
+            onto = set(move.get("onto"))
+            kept = []
+            joined: list[Card] = []
+            for it in board:
+                cards = item_cards(it)
+                if cards[0] in onto:
+                    joined.extend(cards)
+                else:
+                    kept.append(it)
+            joined.append(card)
+            kept.append(Build(tuple(joined), move.get("value"), seat))
+            state.board = kept
+        else:  # trail
+            board.append(card)
+        # the turn passes clockwise; new hands when all are empty (C4)
+        n = state.players
+        state.to_act = (seat + 1) % n
+        if state.stock and not any(state.hands):
+            stock = state.stock
+            for _ in range(HAND):
+                for s in clockwise_from(left_of(state.dealer, n), n):
+                    if stock:
+                        state.hands[s].append(stock.pop(0))
+            state.to_act = left_of(state.dealer, n)
+        return state
+
+    @hookimpl
+    def cardcore_is_deal_over(self, state: CarrouselState) -> bool:
+        return not state.stock and not any(state.hands)
+
+    @hookimpl
+    def cardcore_finish_deal(self, state: CarrouselState) -> None:
+        """C11: the cards left on the table go to the side that captured last."""
+        if state.last_capture is not None and state.board:
+            pile = state.piles[state.last_capture]
+            for it in state.board:
+                pile.extend(item_cards(it))
+            state.board = []
+
+    @hookimpl
+    def cardcore_score_deal(self, state: CarrouselState) -> list[SideScore]:
+        breakdowns = score_piles(state.piles, self.options.suit_letter)  # C12
+        return [
+            SideScore(seats, sum(b.values()), b)
+            for seats, b in zip(self.table.sides, breakdowns, strict=True)
+        ]
+
+    @hookimpl
+    def cardcore_is_match_over(self, match: Match) -> bool:
+        """C13: over when a side has reached the target and the highest total is single."""
+        scores = match.scores
+        best = max(scores)
+        return best >= self.options.target_points and scores.count(best) == 1
+
+    @hookimpl
+    def cardcore_next_dealer(self, match: Match, state: CarrouselState) -> int:
+        """C13: the side with the fewest points in the deal deals next; among tied
+        sides the first clockwise from the last dealer; within a partnership the
+        partner who did not deal last."""
+        table = self.table
+        n = table.players
+        points = match.deals[-1].points
+        low = min(points)
+        last = match.dealer
+        first = next(s for s in clockwise_from(left_of(last, n), n) if points[table.side_of[s]] == low)
+        seats = table.sides[table.side_of[first]]
+        if len(seats) == 1:
+            return first
+        history = [d.dealer for d in match.deals]
+
+        def last_dealt(seat: int) -> int:
+            return max((i for i, d in enumerate(history) if d == seat), default=-1)
+
+        return min(clockwise_from(first, n), key=lambda s: (s not in seats, last_dealt(s)))
+
+    @hookimpl
+    def cardcore_observe(self, state: CarrouselState, seat: int) -> Observation:
+        table = self.table
+        names = table.names
+
+        def show(it: Any) -> Any:
+            if type(it) is Build:
+                cards = "+".join(c.name for c in it.cards)
+                return f"[{cards}={it.value} of {names[it.owner]}]"
+            return it
+
+        return Observation(
+            seat=seat,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            public={
+                "dealer": names[state.dealer],
+                "table": [show(it) for it in state.board],
+                "captured": {
+                    "/".join(names[s] for s in seats): len(state.piles[i])
+                    for i, seats in enumerate(table.sides)
+                },
+                "last_capture": None
+                if state.last_capture is None
+                else "/".join(names[s] for s in table.sides[state.last_capture]),
+                "cards_in_hands": {names[i]: len(h) for i, h in enumerate(state.hands)},
+                "stock": len(state.stock),
+            },
+        )
+
+    @hookimpl
+    def cardcore_move_text(self, state: CarrouselState | None, move: Move) -> str | None:
+        if move.card is None:
+            return None
+        c = move.card.name
+        if move.kind == "capture":
+            return f"{c} takes " + " ".join(t.name for t in move.takes)
+        if move.kind == "build":
+            onto = " ".join(t.name for t in move.get("onto"))
+            return f"{c} builds {move.get('value')} on {onto}"
+        if move.kind == "sweep":
+            return f"{c} sweeps " + (" ".join(t.name for t in move.takes) or "the empty table")
+        if move.kind == "trail":
+            return f"{c} trails"
+        return None
+
+    @hookimpl
+    def cardcore_state_to_json(self, state: CarrouselState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    @hookimpl
+    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> CarrouselState:
+        return state_from_json(table, data)
+
+    @hookimpl
+    def cardcore_state_cards(self, state: CarrouselState) -> list[Card]:
+        out = [c for h in state.hands for c in h]
+        for it in state.board:
+            out.extend(item_cards(it))
+        out += state.stock
+        for p in state.piles:
+            out += p
+        return out
+
+
+def _partnerships(players: int, options: Options) -> bool:
+    return options.partnerships if options.partnerships is not None else players == 4
+
+
+def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
+    return make_sides(players, _partnerships(players, options))  # C1
+
+
+def _check(players: int, options: Options) -> str | None:
+    if options.partnerships and players != 4:
+        return "carrousel: partnerships need 4 players (C1)"
+    return None
+
+
+def _rules_page() -> str:
+    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+VALUE_OF = VALUES  # re-exported for bots and tests
+
+SPEC = GameSpec(
+    name=NAME,
+    title="Carrousel (Karuzelė)",
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    options_model=Options,
+    plugin=Carrousel,
+    sides=_sides,
+    summary="Capture by sums, build, take face cards in pairs, sweep with the broom; 120 wins.",
+    rules_page=_rules_page,
+    check_table=_check,
+    hookspecs=(CarrouselSpec,),
+    special_cards=frozenset({"JOKER20", "JOKER15", "JOKER11", "BROOM"}),
+)

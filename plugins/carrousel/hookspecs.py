@@ -1,0 +1,22 @@
+"""Carrousel's own hooks: the small decisions house rules change most."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardcore.hookspecs import hookspec
+
+if TYPE_CHECKING:
+    from cardcore_plugins.carrousel.state import CarrouselState
+
+
+class CarrouselSpec:
+    @hookspec(firstresult=True)
+    def carrousel_may_trail(self, state: CarrouselState, forced: bool) -> bool:
+        """Return whether ``state.to_act`` may trail a card this turn.
+
+        Called once per legal-move generation, after captures and builds are
+        known; ``forced`` is True when a capture or build is possible (C10).
+        Never called for a player who owns a build (he must capture it, C8).
+        Default (C10): only when not forced.
+        """

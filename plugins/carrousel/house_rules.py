@@ -1,0 +1,67 @@
+"""Carrousel's built-in house rules (the ruling options C10 and C10a)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Generator
+
+from cardcore.game import HouseRuleSpec
+from cardcore.hookspecs import hookimpl
+from cardcore_plugins.carrousel.state import CarrouselState
+
+
+class FreeTrail:
+    """C10 option: a player may trail even when he could capture or build
+    (never the broom, never while he owns a build)."""
+
+    @hookimpl
+    def carrousel_may_trail(self, state: CarrouselState, forced: bool) -> bool:
+        return True
+
+
+class SpecialsBack:
+    """C10a: jokers and the broom turned up on the first table go back into the
+    stock (at random places, from the match's RNG) and are replaced by the next
+    cards of the stock."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_deal(
+        self, table, match, rng: random.Random, record: Callable[..., None]
+    ) -> Generator[None, CarrouselState, CarrouselState]:
+        state = yield
+        back = []
+        board = state.board
+        for i, c in enumerate(board):
+            while c.special:  # type: ignore[union-attr]
+                back.append(c)
+                c = state.stock.pop(0)
+                board[i] = c
+        for c in back:
+            state.stock.insert(rng.randrange(len(state.stock) + 1), c)
+        if back:
+            record("specials_back", cards=[c.name for c in back])  # type: ignore[union-attr]
+        return state
+
+
+HOUSE_RULES = [
+    HouseRuleSpec(
+        name="carrousel.free_trail",
+        game="carrousel",
+        summary="Trail a card even when a capture or build is possible (C10).",
+        plugin=FreeTrail(),
+        ruling="C10",
+    ),
+    HouseRuleSpec(
+        name="carrousel.specials_back",
+        game="carrousel",
+        summary="Jokers and the broom turned up on the first table go back into the stock (C10a).",
+        plugin=SpecialsBack(),
+        ruling="C10a",
+    ),
+]
+
+
+@hookimpl
+def cardcore_register_house_rules(register: Callable[[HouseRuleSpec], None]) -> None:
+    for spec in HOUSE_RULES:
+        register(spec)

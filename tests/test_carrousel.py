@@ -1,0 +1,402 @@
+"""Carrousel, one test per ruling (C1–C13) at least, from position files."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import yaml
+from conftest import POSITIONS, cli_json, position
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardcore.cards import card
+from cardcore.errors import IllegalMoveError, TableError
+from cardcore.match import DealResult
+from cardcore.moves import Move
+from cardcore.position import position_from_data
+from cardcore.table import Table
+from cardcore.testing import check_random_playouts
+from cardcore_plugins.carrousel.movegen import capture_sets
+
+CA = POSITIONS / "carrousel"
+
+
+def texts(name: str) -> list[str]:
+    return [m["text"] for m in cli_json("moves", str(CA / name), "--json")["moves"]]
+
+
+def moves_json(name: str) -> list[dict]:
+    return cli_json("moves", str(CA / name), "--json")["moves"]
+
+
+def load(name: str, registry, **changes):
+    raw = yaml.safe_load((CA / name).read_text())
+    raw.update(changes)
+    return position_from_data(raw, registry)
+
+
+# ---- C1 C2 C3 C4 --------------------------------------------------------------
+def test_c1_sides(registry):
+    assert Table.from_names(registry, "carrousel", 4).sides == ((0, 2), (1, 3))
+    assert Table.from_names(registry, "carrousel", 4, {"partnerships": False}).sides == (
+        (0,),
+        (1,),
+        (2,),
+        (3,),
+    )
+    assert Table.from_names(registry, "carrousel", 3).sides == ((0,), (1,), (2,))
+    with pytest.raises(TableError, match="C1"):
+        Table.from_names(registry, "carrousel", 2, {"partnerships": True})
+
+
+@pytest.mark.parametrize(
+    "options,size,specials,table_cards,target",
+    [
+        ({}, 56, {"JOKER20", "JOKER15", "JOKER11", "BROOM"}, 8, 120),
+        ({"deck": 55}, 55, {"JOKER15", "JOKER11", "BROOM"}, 7, 90),
+        ({"deck": 55, "without": "broom"}, 55, {"JOKER20", "JOKER15", "JOKER11"}, 7, 90),
+        ({"deck": 54}, 54, {"JOKER15", "JOKER11"}, 6, 60),
+        ({"deck": 54, "target": 30}, 54, {"JOKER15", "JOKER11"}, 6, 30),
+    ],
+)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_c2_c3_c4_decks_tables_targets(registry, options, size, specials, table_cards, target, players):
+    t = Table.from_names(registry, "carrousel", players, options)
+    assert len(t.deck) == size
+    assert {c.name for c in t.deck if c.special} == specials
+    assert t.options.target_points == target
+    match = t.new_match(1)
+    s = match.start_deal()
+    assert len(s.board) == table_cards
+    assert all(len(h) == 4 for h in s.hands)
+    assert len(s.stock) + 4 * players == 48  # C4: 48 cards after the first table
+    assert len(s.stock) % (4 * players) == 0
+    assert s.to_act == (match.dealer + 1) % players
+
+
+def test_c4_new_hands_without_table_cards(registry):
+    t = Table.from_names(registry, "carrousel", 2)
+    match = t.new_match(5)
+    s = match.start_deal()
+    board_before = len(s.board)
+    for _ in range(8):
+        moves = t.legal_moves(s)
+        trail = [m for m in moves if m.kind == "trail"]
+        t.apply(s, (trail or moves)[0], moves)
+    assert all(len(h) == 4 for h in s.hands) and len(s.stock) == 40 - 8
+    assert s.to_act == (s.dealer + 1) % 2
+    assert len(s.board) >= 0 and board_before == 8
+
+
+# ---- C5 C6 --------------------------------------------------------------------
+def test_c6_sum_of_two_cards():
+    assert texts("c6_sum_7.yaml") == ["7S takes 3C 4H"]
+
+
+def test_c6_three_aces_with_a_three():
+    assert texts("c6_three_aces.yaml") == ["3S takes AC AD AH"]
+
+
+def test_c6_every_collection_of_disjoint_groups():
+    got = {tuple(m["takes"]) for m in moves_json("c6_groups.yaml")}
+    assert got == {
+        ("7C",),
+        ("7D",),
+        ("5H", "2S"),
+        ("7C", "7D"),
+        ("7C", "5H", "2S"),
+        ("7D", "5H", "2S"),
+        ("7C", "7D", "5H", "2S"),
+    }
+    assert all(m["kind"] == "capture" and m["card"] == "7S" for m in moves_json("c6_groups.yaml"))
+
+
+def _brute(values: list[int], v: int) -> set[int]:
+    def splits(items: tuple[int, ...]) -> bool:
+        if not items:
+            return True
+        first, rest = items[0], items[1:]
+        for r in range(len(rest) + 1):
+            for combo in itertools.combinations(rest, r):
+                if values[first] + sum(values[i] for i in combo) == v:
+                    left = tuple(i for i in rest if i not in combo)
+                    if splits(left):
+                        return True
+        return False
+
+    out = set()
+    n = len(values)
+    for mask in range(1, 1 << n):
+        items = tuple(i for i in range(n) if mask >> i & 1)
+        if sum(values[i] for i in items) % v == 0 and splits(items):
+            out.add(mask)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=0, max_size=9), st.integers(1, 20))
+def test_c6_capture_sets_match_brute_force(values, v):
+    got = capture_sets(values, v)
+    assert len(got) == len(set(got))
+    assert set(got) == _brute(values, v)
+
+
+def test_c6_large_table_lists_distinct_sets_only():
+    values = [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]
+    got = capture_sets(values, 20)
+    assert len(got) == len(set(got)) == 4659
+
+
+# ---- C7 -----------------------------------------------------------------------
+def test_c7_king_takes_one_of_two():
+    assert texts("c7_two_kings.yaml") == ["KS takes KC", "KS takes KD"]
+
+
+def test_c7_king_takes_all_three():
+    assert texts("c7_three_kings.yaml") == ["KS takes KC KD KH"]
+
+
+def test_c5_c7_face_cards_never_sum():
+    assert texts("c7_faces_no_sum.yaml") == ["2D takes 2C", "2D builds 4 on 2C"]
+
+
+# ---- C8 -----------------------------------------------------------------------
+def test_c8_ace_built_on_two_and_three(registry):
+    assert texts("c8_build.yaml") == ["AH builds 6 on 2C 3D"]
+    m = moves_json("c8_build.yaml")[0]
+    assert m == {
+        "kind": "build",
+        "card": "AH",
+        "text": "AH builds 6 on 2C 3D",
+        "onto": ["2C", "3D"],
+        "value": 6,
+    }
+    t, s = position("carrousel/c8_build.yaml", registry)
+    t.apply(s, t.legal_moves(s)[0])
+    assert t.dump_state(s)["table"] == [{"build": ["2C", "3D", "AH"], "owner": 0}]
+    # seat 1 may take it with a 6 or raise it to 9
+    assert t.legal_moves(s) and {t.move_text(m) for m in t.legal_moves(s)} == {
+        "6D takes 2C 3D AH",
+        "3H builds 9 on 2C 3D AH",
+    }
+
+
+def test_c8_owner_must_capture_next_turn(registry):
+    assert texts("c8_must_capture.yaml") == ["6S takes 2C 3D AH"]
+    t, s = position("carrousel/c8_must_capture.yaml", registry)
+    with pytest.raises(IllegalMoveError, match="C8"):
+        t.apply(s, Move("capture", card("4C"), (card("4D"),)))
+    with pytest.raises(IllegalMoveError, match="C8"):
+        t.apply(s, Move("trail", card("9H")))
+
+
+def test_c8_other_player_takes_or_raises(registry):
+    assert texts("c8_other_player.yaml") == ["6D takes 2C 3D AH", "3H builds 9 on 2C 3D AH"]
+    t, s = position("carrousel/c8_other_player.yaml", registry)
+    raise_ = [m for m in t.legal_moves(s) if m.kind == "build"][0]
+    t.apply(s, raise_)
+    (b,) = s.board
+    assert (b.value, b.owner) == (9, 1)  # the obligation passes to seat 1
+    s.to_act = 1
+    assert [t.move_text(m) for m in t.legal_moves(s)] == ["9C takes 2C 3D AH 3H"]
+
+
+def test_c8_joker_build_taken_with_joker20(registry):
+    assert texts("c8_joker_build.yaml") == ["JOKER11 builds 20 on 8D AS"]
+    t, s = position("carrousel/c8_joker_build.yaml", registry)
+    t.apply(s, t.legal_moves(s)[0])
+    t.apply(s, Move("trail", card("5D")))
+    assert [t.move_text(m) for m in t.legal_moves(s)] == ["JOKER20 takes 8D AS JOKER11"]
+
+
+def test_c8_at_most_one_build_of_the_table_joined(registry):
+    data = {
+        "game": "carrousel",
+        "players": 3,
+        "dealer": 2,
+        "to_act": 0,
+        "hands": {0: ["AH", "10S"], 1: ["2D"], 2: ["5C"]},
+        "table": [{"build": ["2C", "3D"], "owner": 1}, {"build": ["4C"], "owner": 2}],
+    }
+    with pytest.raises(Exception, match="two or more cards"):
+        position_from_data(data, registry)
+    data["table"] = [{"build": ["2C", "3D"], "owner": 1}, {"build": ["3C", "AC"], "owner": 2}]
+    t, s = position_from_data(data, registry)
+    builds = [m for m in t.legal_moves(s) if m.kind == "build"]
+    # AH + 5-build + 4-build = 10 would join two builds: not allowed
+    assert [t.move_text(m) for m in builds] == []
+
+
+# ---- C9 C10 -------------------------------------------------------------------
+def test_c9_broom_sweeps_full_table(registry):
+    assert texts("c9_broom_full.yaml") == ["BROOM sweeps 5C KD 4H 5H"]
+    t, s = position("carrousel/c9_broom_full.yaml", registry)
+    t.apply(s, t.legal_moves(s)[0])
+    assert s.board == [] and s.last_capture == 0
+    assert card("BROOM") in s.piles[0] and len(s.piles[0]) == 5
+
+
+def test_c9_broom_on_empty_table(registry):
+    assert texts("c9_broom_empty.yaml") == ["BROOM sweeps the empty table", "2H trails"]
+    t, s = position("carrousel/c9_broom_empty.yaml", registry)
+    t.apply(s, t.legal_moves(s)[0])
+    assert s.piles[0] == [card("BROOM")]
+    assert s.last_capture == 1  # no capture (C9, C11)
+    with pytest.raises(IllegalMoveError, match="C9"):
+        t2, s2 = position("carrousel/c9_broom_empty.yaml", registry)
+        t2.apply(s2, Move("trail", card("BROOM")))
+
+
+def test_c10_trail_only_when_nothing_else(registry):
+    assert texts("c10_trail.yaml") == ["9H trails", "QS trails"]
+    t, s = position("carrousel/c6_sum_7.yaml", registry)
+    with pytest.raises(IllegalMoveError, match="C10"):
+        t.apply(s, Move("trail", card("QH")))
+
+
+def test_c10_free_trail_house_rule(registry):
+    t, s = load("c6_sum_7.yaml", registry, house_rules=["carrousel.free_trail"])
+    assert [t.move_text(m) for m in t.legal_moves(s)] == ["7S takes 3C 4H", "7S trails", "QH trails"]
+    t, s = load("c8_must_capture.yaml", registry, house_rules=["carrousel.free_trail"])
+    assert [t.move_text(m) for m in t.legal_moves(s)] == ["6S takes 2C 3D AH"]  # C8 still binds
+
+
+def test_c10a_specials_back(registry):
+    t = Table.from_names(registry, "carrousel", 2, {}, ["carrousel.specials_back"])
+    seen = 0
+    for seed in range(40):
+        match = t.new_match(seed)
+        s = match.start_deal()
+        assert not any(c.special for c in s.board)
+        assert sorted(c.sort_key for c in t.state_cards(s)) == sorted(c.sort_key for c in t.deck)
+        seen += any(e["kind"] == "specials_back" for e in match.take_events())
+    assert seen  # some deals did turn a special up
+
+
+# ---- C11 C12 ------------------------------------------------------------------
+def test_c11_table_to_last_capture():
+    data = cli_json("score", str(CA / "c11_end.yaml"), "--json")
+    assert [s["points"] for s in data["sides"]] == [1, 4]
+    assert data["sides"][1]["breakdown"]["most_cards"] == 2
+
+
+def test_c12_tie_between_two_sides():
+    data = cli_json("score", str(CA / "c12_two_tied.yaml"), "--json")
+    assert data["sides"][0] == {
+        "seats": [0],
+        "points": 16,
+        "breakdown": {"jokers": 10, "10D": 2, "2C": 0, "aces": 1, "most_clubs": 2, "most_cards": 1},
+    }
+    assert data["sides"][1]["points"] == 12
+    assert data["sides"][1]["breakdown"]["jokers"] == 8
+
+
+def test_c12_tie_between_three_sides():
+    data = cli_json("score", str(CA / "c12_three_tied.yaml"), "--json")
+    assert [s["points"] for s in data["sides"]] == [2, 3, 5]
+    assert all(s["breakdown"]["most_cards"] == 0 for s in data["sides"])
+    assert [s["breakdown"]["most_clubs"] for s in data["sides"]] == [1, 1, 0]
+
+
+def test_c12a_spades(registry):
+    t, s = load("c12_two_tied.yaml", registry, options={"suit": "spades"})
+    t.finish_deal(s)
+    a, b = t.score_deal(s)
+    assert a.breakdown["most_spades"] == 0 and b.breakdown["most_spades"] == 2
+    assert b.breakdown["2S"] == 0 and "2C" not in b.breakdown
+
+
+# ---- C13 ----------------------------------------------------------------------
+def _match(registry, players, options=None):
+    t = Table.from_names(registry, "carrousel", players, options or {})
+    m = t.new_match(0)
+    return t, m
+
+
+def _finish(t, m, dealer, points):
+    from cardcore.game import SideScore
+
+    m.dealer = dealer
+    m.deals.append(
+        DealResult(len(m.deals) + 1, dealer, tuple(SideScore(s, p) for s, p in zip(t.sides, points)))
+    )
+    for i, p in enumerate(points):
+        m.scores[i] += p
+    return t.hook.cardcore_next_dealer(match=m, state=None)
+
+
+def test_c13_fewest_points_deals_next(registry):
+    t, m = _match(registry, 3)
+    assert _finish(t, m, 0, [10, 5, 15]) == 1
+    t, m = _match(registry, 3)
+    assert _finish(t, m, 2, [10, 10, 10]) == 0  # tied: first clockwise from the dealer
+
+
+def test_c13_partnership_partner_who_did_not_deal(registry):
+    t, m = _match(registry, 4)
+    assert _finish(t, m, 0, [10, 20]) == 2  # side 0 lost; seat 0 dealt last: his partner
+    assert _finish(t, m, 2, [10, 20]) == 0
+    assert _finish(t, m, 0, [20, 10]) == 1  # side 1 lost: first clockwise who has not dealt
+    assert _finish(t, m, 1, [25, 5]) == 3
+
+
+def test_c13_match_end_and_ties(registry):
+    t, m = _match(registry, 2)
+    m.scores = [120, 100]
+    assert t.hook.cardcore_is_match_over(match=m)
+    m.scores = [125, 125]
+    assert not t.hook.cardcore_is_match_over(match=m)  # tied highest: another deal
+    m.scores = [119, 60]
+    assert not t.hook.cardcore_is_match_over(match=m)
+
+
+# ---- playouts -----------------------------------------------------------------
+@pytest.mark.parametrize("deck", [56, 55, 54])
+@pytest.mark.parametrize("players,partnerships", [(2, None), (3, None), (4, None), (4, False)])
+def test_random_playouts(registry, players, partnerships, deck):
+    t = Table.from_names(registry, "carrousel", players, {"deck": deck, "partnerships": partnerships})
+    full = 30 if deck == 56 or (deck == 55 and t.options.without == "broom") else 20
+
+    def on_deal(state, result):
+        total = sum(result.points)
+        if len(t.sides) == 2:
+            assert total == full  # C12: every point goes to a side
+        else:
+            assert total <= full
+        assert not state.board or state.last_capture is None
+
+    kinds = ["greedy", "random"] * 2
+    check_random_playouts(t, deals=6, seed=deck + players, kinds=kinds[:players], on_deal=on_deal)
+
+
+def test_playouts_with_house_rules(registry):
+    t = Table.from_names(
+        registry, "carrousel", 2, {"suit": "spades"}, ["carrousel.free_trail", "carrousel.specials_back"]
+    )
+    check_random_playouts(t, deals=6, seed=3)
+
+
+def test_simulate_carrousel_deterministic_and_30_points():
+    args = ("simulate", "carrousel", "--players", "4", "--deals", "60", "--seed", "3", "--json")
+    a, b = cli_json(*args), cli_json(*args)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+    assert all(sum(p) == 30 for p in a["deal_points"])
+
+
+def test_greedy_beats_random():
+    d = cli_json(
+        "simulate",
+        "carrousel",
+        "--players",
+        "2",
+        "--seat",
+        "0=greedy",
+        "--deals",
+        "150",
+        "--seed",
+        "11",
+        "--json",
+    )
+    assert d["points_total"][0] > 1.2 * d["points_total"][1]
