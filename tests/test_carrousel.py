@@ -194,7 +194,7 @@ def test_c8_owner_must_capture_next_turn(registry):
 def test_c8_other_player_takes_or_raises(registry):
     assert texts("c8_other_player.yaml") == ["6D takes 2C 3D AH", "3H builds 9 on 2C 3D AH"]
     t, s = position("carrousel/c8_other_player.yaml", registry)
-    raise_ = [m for m in t.legal_moves(s) if m.kind == "build"][0]
+    raise_ = next(m for m in t.legal_moves(s) if m.kind == "build")
     t.apply(s, raise_)
     (b,) = s.board
     assert (b.value, b.owner) == (9, 1)  # the obligation passes to seat 1
@@ -319,7 +319,9 @@ def _finish(t, m, dealer, points):
 
     m.dealer = dealer
     m.deals.append(
-        DealResult(len(m.deals) + 1, dealer, tuple(SideScore(s, p) for s, p in zip(t.sides, points)))
+        DealResult(
+            len(m.deals) + 1, dealer, tuple(SideScore(s, p) for s, p in zip(t.sides, points, strict=True))
+        )
     )
     for i, p in enumerate(points):
         m.scores[i] += p

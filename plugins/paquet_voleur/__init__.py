@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cardcore_plugins.paquet_voleur.game import SPEC
-
 from cardcore.game import GameSpec
 from cardcore.hookspecs import hookimpl
+from cardcore_plugins.paquet_voleur.game import SPEC
 
 
 @hookimpl

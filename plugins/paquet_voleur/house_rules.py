@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 
-from cardcore_plugins.paquet_voleur.game import PVState
-
 from cardcore.game import HouseRuleSpec
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move
+from cardcore_plugins.paquet_voleur.game import PVState
 
 
 class TakeAllOfRank:
