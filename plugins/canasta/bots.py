@@ -1,0 +1,79 @@
+"""Canasta's bots."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cardcore.game import Observation
+from cardcore.moves import Move
+from cardcore_plugins.canasta.cards import VALUES, WILD, is_black_three
+
+if TYPE_CHECKING:
+    from cardcore.table import Table
+
+
+class GreedyPlayer:
+    """Melds early, takes the pile when it gains, blocks the pile with black
+    threes, keeps wild cards, and goes out as soon as it can.
+
+    Every legal move gets a priority; the first best in legal order is played
+    (deterministic).  It sees only its seat's observation.
+    """
+
+    needs_observation = True
+
+    def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+
+    def value(self, m: Move, hand: Sequence, counts: Counter) -> float:
+        k = m.kind
+        n = len(hand)
+        if k == "commit":
+            return 1000
+        if k == "answer":
+            return 10 if m.get("yes") else 0
+        if k == "ask_go_out":
+            return 800
+        if k == "take_pile":
+            if len(m.takes) >= 3:
+                return 500 + len(m.takes) - 5 * len(m.get("cards"))
+            return 120
+        if k == "draw":
+            return 150
+        if k == "meld":
+            cards = m.get("cards")
+            if len(cards) == n:
+                return 900  # going out
+            wild = any(WILD[c] for c in cards)
+            return (250 if wild else 400) + sum(VALUES[c] for c in cards) / 10
+        if k == "add":
+            if n == 1:
+                return 900
+            if WILD[m.card]:
+                return 240
+            return 350
+        if k == "discard":
+            c = m.card
+            if n == 1:
+                return 900
+            if is_black_three(c):
+                return 110
+            bad = VALUES[c] / 10 + (30 if WILD[c] else 0) + 5 * (counts[c.rank] - 1)
+            return 100 - bad
+        if k == "withdraw":
+            return 5
+        return 1
+
+    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+        hand = observation.hand if observation else ()
+        counts = Counter(c.rank for c in hand)
+        best = moves[0]
+        best_value = self.value(best, hand, counts)
+        for m in moves[1:]:
+            v = self.value(m, hand, counts)
+            if v > best_value:
+                best, best_value = m, v
+        return best

@@ -1,0 +1,318 @@
+"""Canasta's rules (RULINGS.md N1–N18) as a table plugin."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cardcore.cards import Card
+from cardcore.deck import shuffled
+from cardcore.game import GameSpec, Observation, SideScore
+from cardcore.hookspecs import hookimpl
+from cardcore.match import Match
+from cardcore.moves import Move
+from cardcore.players import PlayerFactory
+from cardcore.seats import clockwise_from, left_of, make_sides
+from cardcore.table import Table
+from cardcore_plugins.canasta import rules
+from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, VALUES, WILD, is_red_three
+from cardcore_plugins.canasta.hookspecs import CanastaSpec
+from cardcore_plugins.canasta.scoring import team_breakdown
+from cardcore_plugins.canasta.state import (
+    DRAW,
+    PILE,
+    CanastaState,
+    new_state,
+    state_from_json,
+    state_to_json,
+)
+
+NAME = "canasta"
+HAND_SIZE = {4: 11, 3: 13, 2: 15}  # N4
+
+
+class Options(BaseModel):
+    """Canasta's table options."""
+
+    model_config = ConfigDict(extra="forbid")
+    target: int | None = Field(
+        default=None, gt=0, description="match target; default 5000, 7500 with 3 players (N1)"
+    )
+
+
+class Canasta:
+    """The table plugin: Canasta's answers to the core's hooks."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.options: Options = table.options  # type: ignore[assignment]
+        self.target = self.options.target or (7500 if table.players == 3 else 5000)
+
+    # ---- setup -------------------------------------------------------------
+    @hookimpl
+    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
+        from cardcore_plugins.canasta.bots import GreedyPlayer
+
+        register("greedy", GreedyPlayer)
+
+    @hookimpl
+    def cardcore_build_deck(self, table: Table) -> list[Card]:
+        return DECK.build()  # N2: 108 cards, each copy distinct
+
+    @hookimpl
+    def cardcore_deal(
+        self, table: Table, match: Match, rng: random.Random, record: Callable[..., None]
+    ) -> CanastaState:
+        """N4: 11/13/15 cards each, one at a time clockwise from the dealer's left;
+        then the upcard."""
+        deck = shuffled(table.deck, rng)
+        n = table.players
+        state = new_state(table, match.dealer, list(match.scores))
+        order = clockwise_from(left_of(match.dealer, n), n)
+        i = 0
+        for _ in range(HAND_SIZE[n]):
+            for seat in order:
+                state.hands[seat].append(deck[i])
+                i += 1
+        state.stock = deck[i:]
+        table.hook.canasta_start_pile(state=state)
+        rules.begin_turn(state, left_of(match.dealer, n))
+        return state
+
+    @hookimpl
+    def canasta_start_pile(self, state: CanastaState) -> bool:
+        """N4: a wild card or red three turned up is covered by the next card,
+        until the top is neither; a pile started so is frozen."""
+        while state.stock:
+            c = state.stock.pop(0)
+            state.discard.append(c)
+            if WILD[c] or is_red_three(c):
+                state.frozen_start = True
+                continue
+            break
+        return True
+
+    # ---- small decisions (house rules override these) -------------------------
+    @hookimpl
+    def canasta_may_go_out(self, state: CanastaState, seat: int) -> bool:
+        return state.asked != "no"  # N12: the partner's answer binds
+
+    @hookimpl
+    def canasta_initial_minimum(self, state: CanastaState, seat: int, score: int) -> int:
+        return rules.minimum_for(score)  # N10
+
+    @hookimpl
+    def canasta_partnership_on_pile(self, state: CanastaState) -> bool:
+        return True  # N17
+
+    def _score_for_minimum(self, state: CanastaState, seat: int) -> int:
+        # N10 per side; N17: with 3 players each player's own score
+        return state.scores[self.table.side_of[seat]]
+
+    # ---- one deal -------------------------------------------------------------
+    @hookimpl
+    def cardcore_legal_moves(self, state: CanastaState) -> list[Move]:
+        hook = self.table.hook
+        seat = state.to_act
+        if state.phase == DRAW or state.phase == "answer":
+            return rules.legal_moves(state, True, 0)
+        may_out = hook.canasta_may_go_out(state=state, seat=seat)
+        minimum = 0
+        if not state.melds[state.team_of(seat)]:
+            minimum = hook.canasta_initial_minimum(
+                state=state, seat=seat, score=self._score_for_minimum(state, seat)
+            )
+        return rules.legal_moves(state, may_out, minimum)
+
+    @hookimpl
+    def cardcore_explain_illegal(self, state: CanastaState, move: Move) -> str | None:
+        return rules.explain(state, move, self.cardcore_legal_moves(state))
+
+    @hookimpl
+    def cardcore_apply_move(self, state: CanastaState, move: Move) -> CanastaState:
+        partnership = False
+        if self.table.players == 3 and move.kind in ("take_pile", "commit"):
+            partnership = self.table.hook.canasta_partnership_on_pile(state=state)
+        rules.apply(state, move, partnership)
+        return state
+
+    @hookimpl
+    def cardcore_is_deal_over(self, state: CanastaState) -> bool:
+        if rules.deal_over(state):
+            return True
+        # N13: the stock is out and the player to play cannot take the pile
+        return (
+            state.phase == DRAW
+            and not state.stock
+            and not state.last_red_three
+            and not rules.exhausted_takes(state)
+        )
+
+    @hookimpl
+    def cardcore_finish_deal(self, state: CanastaState) -> None:
+        # a staged initial meld that was never committed goes back to the hand
+        if state.staged:
+            hand = state.hands[state.to_act]
+            staged = list(state.staged.values())
+            if state.phase == PILE:
+                state.discard = [*state.pile_held, staged[0][0]]
+                staged[0] = staged[0][1:]
+                state.pile_held = []
+            for cards in staged:
+                hand.extend(cards)
+            state.staged = {}
+        # N17: a player who went out before anyone took the pile scores alone
+        if (
+            self.table.players == 3
+            and state.pile_taker is None
+            and state.went_out is not None
+            and self.table.hook.canasta_partnership_on_pile(state=state)
+        ):
+            rules.form_partnership(state, state.went_out)
+
+    @hookimpl
+    def cardcore_score_deal(self, state: CanastaState) -> list[SideScore]:
+        """N14 per deal side; each match side scores its deal side's total (N17)."""
+        per_team = [team_breakdown(state, t) for t in range(len(state.teams))]
+        out = []
+        for seats in self.table.sides:
+            t = state.team_of(seats[0])
+            b = per_team[t]
+            out.append(SideScore(state.teams[t], sum(b.values()), b))
+        return out
+
+    @hookimpl
+    def cardcore_is_match_over(self, match: Match) -> bool:
+        """N15: a side reached the target and the highest total is single."""
+        best = max(match.scores)
+        return best >= self.target and match.scores.count(best) == 1
+
+    # ---- views -------------------------------------------------------------------
+    @hookimpl
+    def cardcore_observe(self, state: CanastaState, seat: int) -> Observation:
+        names = self.table.names
+
+        def team_name(t: int) -> str:
+            return "/".join(names[s] for s in state.teams[t])
+
+        def meld_text(cards: list[Card]) -> str:
+            tag = ""
+            if len(cards) >= 7:
+                tag = " canasta" + (" (mixed)" if any(WILD[c] for c in cards) else " (natural)")
+            return " ".join(c.name for c in cards) + tag
+
+        pile = state.discard
+        frozen = rules.frozen_for(state, state.team_of(seat))
+        public: dict[str, Any] = {
+            "phase": state.phase,
+            "discard_pile": (
+                f"{pile[-1].name} on top, {len(pile)} cards" + (", frozen" if frozen else "")
+                if pile
+                else "empty"
+            ),
+            "stock": len(state.stock),
+            "melds": {
+                team_name(t): [meld_text(m) for _, m in sorted(ms.items())] or "none"
+                for t, ms in enumerate(state.melds)
+            },
+            "red_threes": {team_name(t): list(r) for t, r in enumerate(state.red_threes)},
+            "cards_in_hands": {names[i]: len(h) for i, h in enumerate(state.hands)},
+            "scores": {
+                "/".join(names[s] for s in side): state.scores[i] for i, side in enumerate(self.table.sides)
+            },
+        }
+        if state.staged:
+            public["staged"] = [meld_text(m) for m in state.staged.values()]
+            public["staged_points"] = rules.meld_points(state.staged)
+        if not state.melds[state.team_of(seat)]:
+            public["initial_minimum"] = self.table.hook.canasta_initial_minimum(
+                state=state, seat=seat, score=self._score_for_minimum(state, seat)
+            )
+        if state.asked:
+            public["asked_to_go_out"] = state.asked
+        return Observation(
+            seat=seat,
+            to_act=state.to_act,
+            hand=tuple(sorted(state.hands[seat], key=lambda c: c.sort_key)),
+            public=public,
+        )
+
+    @hookimpl
+    def cardcore_move_text(self, state: CanastaState | None, move: Move) -> str | None:
+        k = move.kind
+        if k == "draw":
+            return "draw"
+        if k == "take_pile":
+            cards = move.get("cards")
+            n = len(move.takes)
+            if not cards:
+                return f"take the pile ({n} cards) onto your {move.takes[-1].name[:-1]} meld"
+            return f"take the pile ({n} cards) with " + " ".join(c.name for c in cards)
+        if k == "meld":
+            return "meld " + " ".join(c.name for c in move.get("cards"))
+        if k == "add":
+            return f"add {move.card} to the {RANK_NAMES[move.get('rank')]} meld"
+        if k == "discard":
+            return f"discard {move.card}"
+        if k == "ask_go_out":
+            return "ask partner: may I go out?"
+        if k == "answer":
+            return "answer: yes, go out" if move.get("yes") else "answer: no"
+        if k == "commit":
+            return "lay down the initial meld"
+        if k == "withdraw":
+            return "take back the initial meld"
+        if k == "stop":
+            return "stop: the deal ends"
+        return None
+
+    @hookimpl
+    def cardcore_state_to_json(self, state: CanastaState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    @hookimpl
+    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> CanastaState:
+        return state_from_json(table, data)
+
+    @hookimpl
+    def cardcore_state_cards(self, state: CanastaState) -> list[Card]:
+        out = [c for h in state.hands for c in h]
+        out += state.stock + state.discard + state.pile_held
+        for t in state.melds:
+            for m in t.values():
+                out += m
+        for m in state.staged.values():
+            out += m
+        for r in state.red_threes:
+            out += r
+        return out
+
+
+def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
+    return make_sides(players, players == 4)  # N1: partners opposite with 4
+
+
+def _rules_page() -> str:
+    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
+
+
+VALUE_OF = VALUES
+
+SPEC = GameSpec(
+    name=NAME,
+    title="Canasta",
+    min_players=2,
+    max_players=4,
+    default_players=4,
+    options_model=Options,
+    plugin=Canasta,
+    sides=_sides,
+    summary="Meld ranks, make canastas of seven, lay red threes, go out; 5000 wins.",
+    rules_page=_rules_page,
+    hookspecs=(CanastaSpec,),
+    special_cards=frozenset({"JOKER"}),
+)

@@ -1,0 +1,34 @@
+"""Deal scoring (N14, N7, N12)."""
+
+from __future__ import annotations
+
+from cardcore.cards import Card
+from cardcore_plugins.canasta.cards import VALUES, WILD
+from cardcore_plugins.canasta.state import CanastaState
+
+CANASTA = 7
+
+
+def team_breakdown(state: CanastaState, team: int) -> dict[str, int]:
+    melds = state.melds[team]
+    base = sum(VALUES[c] for m in melds.values() for c in m)
+    canastas = 0
+    for m in melds.values():
+        if len(m) >= CANASTA:
+            canastas += 300 if any(WILD[c] for c in m) else 500
+    reds = len(state.red_threes[team])
+    red = 800 if reds == 4 else 100 * reds
+    if not melds:
+        red = -red  # N7: no meld, red threes count against the side
+    out = 0
+    if state.went_out is not None and state.went_out in state.teams[team]:
+        out = 200 if state.went_out_concealed else 100
+    hand: list[Card] = [c for s in state.teams[team] for c in state.hands[s]]
+    penalty = -sum(VALUES[c] for c in hand)
+    return {
+        "base": base,
+        "canastas": canastas,
+        "red_threes": red,
+        "going_out": out,
+        "hand": penalty,
+    }

@@ -1,0 +1,289 @@
+"""Canasta's deal state and its JSON (position-file) form.
+
+Turn progress is explicit so that a turn can be split into atomic decisions:
+``phase`` is ``draw`` (start of the turn), ``pile`` (the pile was taken for the
+side's initial meld, which is staged until it reaches the minimum), ``play``
+(meld, add, discard …) or ``answer`` (the partner answers "May I go out?").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardcore.cards import Card
+from cardcore.game import DealState, PositionError
+from cardcore.position import PositionReader
+from cardcore.seats import left_of, right_of
+from cardcore.table import Table
+from cardcore_plugins.canasta.cards import WILD
+
+DRAW, PILE, PLAY, ANSWER = "draw", "pile", "play", "answer"
+PHASES = (DRAW, PILE, PLAY, ANSWER)
+
+
+def meld_rank(cards: list[Card]) -> int:
+    """The rank of a meld: that of its natural cards (N8)."""
+    for c in cards:
+        if not WILD[c]:
+            return c.rank
+    raise ValueError("a meld without natural cards")
+
+
+def wild_count(cards: list[Card]) -> int:
+    return sum(1 for c in cards if WILD[c])
+
+
+class CanastaState(DealState):
+    """A deal of Canasta.
+
+    ``teams`` are the deal's sides (they change in a 3-player deal, N17);
+    ``melds[t]`` maps rank → cards for team t; ``staged`` the current player's
+    initial melds not yet committed (N10); ``pile_held`` the rest of a pile
+    taken for a staged initial meld.
+    """
+
+    __slots__ = (
+        "asked",
+        "discard",
+        "frozen_start",
+        "has_melded",
+        "last_red_three",
+        "melded_now",
+        "melds",
+        "new_ranks",
+        "over",
+        "phase",
+        "pile_held",
+        "pile_taker",
+        "red_threes",
+        "scores",
+        "staged",
+        "teams",
+        "touched",
+        "went_out",
+        "went_out_concealed",
+        "withdrew",
+    )
+
+    discard: list[Card]
+    frozen_start: bool
+    teams: list[tuple[int, ...]]
+    melds: list[dict[int, list[Card]]]
+    red_threes: list[list[Card]]
+    scores: list[int]
+    phase: str
+    staged: dict[int, list[Card]]
+    pile_held: list[Card]
+    asked: str | None  # None, "pending", "yes", "no"
+    withdrew: str  # "", "pile" or "play": what was withdrawn this turn
+    touched: bool  # added to a meld that existed before this turn
+    melded_now: bool
+    new_ranks: set[int]
+    has_melded: list[bool]  # per seat: melded in an earlier turn of this deal
+    last_red_three: bool
+    pile_taker: int | None
+    went_out: int | None
+    went_out_concealed: bool
+    over: bool
+
+    def clone(self) -> CanastaState:
+        s = CanastaState.__new__(CanastaState)
+        s.table = self.table
+        s.dealer = self.dealer
+        s.to_act = self.to_act
+        s.hands = [list(h) for h in self.hands]
+        s.stock = list(self.stock)
+        s.discard = list(self.discard)
+        s.frozen_start = self.frozen_start
+        s.teams = list(self.teams)
+        s.melds = [{r: list(m) for r, m in t.items()} for t in self.melds]
+        s.red_threes = [list(r) for r in self.red_threes]
+        s.scores = list(self.scores)
+        s.phase = self.phase
+        s.staged = {r: list(m) for r, m in self.staged.items()}
+        s.pile_held = list(self.pile_held)
+        s.asked = self.asked
+        s.withdrew = self.withdrew
+        s.touched = self.touched
+        s.melded_now = self.melded_now
+        s.new_ranks = set(self.new_ranks)
+        s.has_melded = list(self.has_melded)
+        s.last_red_three = self.last_red_three
+        s.pile_taker = self.pile_taker
+        s.went_out = self.went_out
+        s.went_out_concealed = self.went_out_concealed
+        s.over = self.over
+        return s
+
+    def team_of(self, seat: int) -> int:
+        for i, t in enumerate(self.teams):
+            if seat in t:
+                return i
+        raise ValueError(seat)
+
+
+def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
+    s = CanastaState.__new__(CanastaState)
+    n = table.players
+    s.table = table
+    s.dealer = dealer
+    s.to_act = left_of(dealer, n)
+    s.hands = [[] for _ in range(n)]
+    s.stock = []
+    s.discard = []
+    s.frozen_start = False
+    s.teams = list(table.sides)
+    s.melds = [{} for _ in s.teams]
+    s.red_threes = [[] for _ in s.teams]
+    s.scores = list(scores)
+    s.phase = DRAW
+    s.staged = {}
+    s.pile_held = []
+    s.asked = None
+    s.withdrew = ""
+    s.touched = False
+    s.melded_now = False
+    s.new_ranks = set()
+    s.has_melded = [False] * n
+    s.last_red_three = False
+    s.pile_taker = None
+    s.went_out = None
+    s.went_out_concealed = False
+    s.over = False
+    return s
+
+
+def _names(cards: list[Card]) -> list[str]:
+    return [c.name for c in cards]
+
+
+def state_to_json(s: CanastaState) -> dict[str, Any]:
+    return {
+        "dealer": s.dealer,
+        "to_act": s.to_act,
+        "hands": {str(i): _names(h) for i, h in enumerate(s.hands)},
+        "stock": _names(s.stock),
+        "discard": _names(s.discard),
+        "melds": {str(i): [_names(m) for _, m in sorted(t.items())] for i, t in enumerate(s.melds)},
+        "red_threes": {str(i): _names(r) for i, r in enumerate(s.red_threes)},
+        "scores": {str(i): v for i, v in enumerate(s.scores)},
+        "went_out": s.went_out,
+        "concealed": s.went_out_concealed,
+        "frozen_upcard": s.frozen_start,
+        "pile_taker": s.pile_taker,
+        "phase": s.phase,
+        "staged": [_names(m) for m in s.staged.values()],  # in order: the pile's meld first
+        "pile_held": _names(s.pile_held),
+        "asked": s.asked,
+        "withdrew": s.withdrew,
+        "touched": s.touched,
+        "melded_now": s.melded_now,
+        "new_ranks": sorted(s.new_ranks),
+        "has_melded": [i for i, m in enumerate(s.has_melded) if m],
+        "last_red_three": s.last_red_three,
+        "over": s.over,
+    }
+
+
+def _melds(r: PositionReader, field: str, value: Any, check: bool = True) -> dict[int, list[Card]]:
+    out: dict[int, list[Card]] = {}
+    if not isinstance(value, list):
+        raise PositionError(f"{field}: expected a list of melds")
+    for j, raw in enumerate(value or []):
+        cards = r.cards(f"{field}[{j}]", raw)
+        try:
+            rank = meld_rank(cards)
+        except ValueError:
+            raise PositionError(f"{field}[{j}]: a meld needs natural cards (N8)") from None
+        if any(not WILD[c] and c.rank != rank for c in cards):
+            raise PositionError(f"{field}[{j}]: a meld holds cards of one rank (N8)")
+        if rank in out:
+            raise PositionError(f"{field}[{j}]: two melds of the same rank (N8)")
+        if check:
+            wilds = wild_count(cards)
+            if len(cards) < 3 or len(cards) - wilds < 2 or wilds > 3:
+                raise PositionError(
+                    f"{field}[{j}]: a meld is three or more cards, two natural at least, "
+                    "three wild at most (N8)"
+                )
+            if rank == 3 and (wilds or any(c.suit in "HD" for c in cards)):
+                raise PositionError(f"{field}[{j}]: only black threes, without wild cards, meld (N8)")
+        out[rank] = cards
+    return out
+
+
+def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
+    r = PositionReader(table, data)
+    n = table.players
+    if r.has("dealer"):
+        dealer = r.seat("dealer")
+        to_act = r.seat("to_act", left_of(dealer, n))
+    else:
+        to_act = r.seat("to_act", 0)
+        dealer = right_of(to_act, n)
+    scores_raw = r.per("scores", len(table.sides), "side")
+    scores = [0] * len(table.sides)
+    for k, v in scores_raw.items():
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise PositionError(f"scores.{k}: expected a whole number")
+        scores[k] = v
+    s = new_state(table, dealer, scores)
+    s.to_act = to_act
+    taker = r.get("pile_taker")
+    if taker is not None:
+        if n != 3:
+            raise PositionError("pile_taker: only in a 3-player deal (N17)")
+        s.pile_taker = r.seat("pile_taker")
+        s.teams = partnership_teams(n, s.pile_taker)
+        s.melds = [{} for _ in s.teams]
+        s.red_threes = [[] for _ in s.teams]
+    s.hands = r.hands()
+    s.stock = r.cards("stock")
+    s.discard = r.cards("discard")
+    for t, value in sorted(r.per("melds", len(s.teams), "side").items()):
+        s.melds[t] = _melds(r, f"melds.{t}", value or [])
+    for t, value in sorted(r.per("red_threes", len(s.teams), "side").items()):
+        cards = r.cards(f"red_threes.{t}", value or [])
+        if any(not (c.rank == 3 and c.suit in "HD") for c in cards):
+            raise PositionError(f"red_threes.{t}: only red threes (3H, 3D)")
+        s.red_threes[t] = cards
+    went = r.get("went_out")
+    s.went_out = None if went is None else r.seat("went_out")
+    s.went_out_concealed = bool(r.get("concealed", False))
+    s.frozen_start = bool(r.get("frozen_upcard", False))
+    phase = r.get("phase", DRAW)
+    if phase not in PHASES:
+        raise PositionError(f"phase: one of {', '.join(PHASES)}")
+    s.phase = phase
+    staged = r.get("staged", [])
+    s.staged = _melds(r, "staged", staged, check=False)
+    s.pile_held = r.cards("pile_held")
+    asked = r.get("asked")
+    if asked not in (None, "pending", "yes", "no"):
+        raise PositionError("asked: null, pending, yes or no")
+    s.asked = asked
+    withdrew = r.get("withdrew", "")
+    if withdrew not in ("", "pile", "play"):
+        raise PositionError('withdrew: "", pile or play')
+    s.withdrew = withdrew
+    s.touched = bool(r.get("touched", False))
+    s.melded_now = bool(r.get("melded_now", False))
+    s.new_ranks = {int(x) for x in r.get("new_ranks", [])}
+    for seat in r.get("has_melded", []):
+        s.has_melded[r.index("has_melded", seat, n, "seat")] = True
+    s.last_red_three = bool(r.get("last_red_three", False))
+    s.over = bool(r.get("over", False))
+    if any(c.rank == 3 and c.suit in "HD" for c in s.hands[to_act]):
+        raise PositionError(
+            f"hands.{to_act}: red threes are laid at the turn's start; list them under red_threes (N7)"
+        )
+    if phase == PILE and not s.staged:
+        raise PositionError("phase: pile needs the staged meld with the pile's top card")
+    return s
+
+
+def partnership_teams(players: int, alone: int) -> list[tuple[int, ...]]:
+    """N17: the player who took the pile alone, the other two as partners;
+    teams ordered by their lowest seat."""
+    others = tuple(s for s in range(players) if s != alone)
+    return sorted([(alone,), others], key=min)

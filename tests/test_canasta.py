@@ -1,0 +1,480 @@
+"""Canasta, one test per ruling (N1–N18) at least, from position files."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from conftest import POSITIONS, cli_json
+
+from cardcore.cards import card
+from cardcore.errors import IllegalMoveError
+from cardcore.moves import Move
+from cardcore.position import position_from_data
+from cardcore.table import Table
+from cardcore.testing import check_random_playouts
+from cardcore_plugins.canasta import rules
+from cardcore_plugins.canasta.state import meld_rank, new_state, wild_count
+
+CN = POSITIONS / "canasta"
+
+
+def load(name: str, registry, **changes):
+    raw = yaml.safe_load((CN / name).read_text())
+    raw.update(changes)
+    return position_from_data(raw, registry)
+
+
+def texts(t, s) -> list[str]:
+    return [t.move_text(m, s) for m in t.legal_moves(s)]
+
+
+def play(t, s, text: str) -> None:
+    moves = t.legal_moves(s)
+    by_text = {t.move_text(m, s): m for m in moves}
+    assert text in by_text, f"{text!r} not in {list(by_text)}"
+    t.apply(s, by_text[text], moves)
+
+
+# ---- N1 N2 N4 N16 N17: players, deck, deal --------------------------------------
+@pytest.mark.parametrize("players,hand,target,sides", [(4, 11, 5000, 2), (3, 13, 7500, 3), (2, 15, 5000, 2)])
+def test_n1_n2_n4_deal(registry, players, hand, target, sides):
+    t = Table.from_names(registry, "canasta", players)
+    assert len(t.deck) == 108 and len({id(c) for c in t.deck}) == 108
+    assert sum(c.name == "JOKER" for c in t.deck) == 4
+    assert len(t.sides) == sides
+    assert t.pm.get_plugin("canasta").target == target
+    for seed in range(10):
+        m = t.new_match(seed)
+        s = m.start_deal()
+        held = [len(h) + (0 if i == s.to_act else 0) for i, h in enumerate(s.hands)]
+        # every player has his hand (red threes are laid and replaced at the first turn)
+        assert all(h >= hand - 4 for h in held)
+        assert len(s.hands[s.to_act]) == hand  # the first player's red threes were replaced
+        top = s.discard[-1]
+        assert not (top.rank in (0, 2) or (top.rank == 3 and top.suit in "HD"))
+        assert s.frozen_start == (len(s.discard) > 1)  # N4: a covered upcard freezes
+
+
+def test_n4_upcard_rule_and_hoyle(registry):
+    t = Table.from_names(registry, "canasta", 4)
+    s = new_state(t, 0, [0, 0])
+    s.stock = [card("JOKER"), card("3H"), card("7C"), card("8C")]
+    t.hook.canasta_start_pile(state=s)
+    assert [c.name for c in s.discard] == ["JOKER", "3H", "7C"] and s.frozen_start
+    s = new_state(t, 0, [0, 0])
+    s.stock = [card("3S"), card("8C")]
+    t.hook.canasta_start_pile(state=s)
+    assert [c.name for c in s.discard] == ["3S"] and not s.frozen_start
+    hoyle = Table.from_names(registry, "canasta", 4, {}, ["canasta.hoyle_upcard"])
+    s = new_state(hoyle, 0, [0, 0])
+    s.stock = [card("3S"), card("8C")]
+    hoyle.hook.canasta_start_pile(state=s)
+    assert [c.name for c in s.discard] == ["3S"] and s.frozen_start  # N18 Hoyle
+    s = new_state(hoyle, 0, [0, 0])
+    s.stock = [card("2D"), card("8C")]
+    hoyle.hook.canasta_start_pile(state=s)
+    assert [c.name for c in s.discard] == ["2D"] and s.frozen_start
+
+
+# ---- N5 N16 N17: drawing --------------------------------------------------------
+@pytest.mark.parametrize("players,drawn", [(4, 1), (3, 2), (2, 2)])
+def test_n5_draw_one_or_two(registry, players, drawn):
+    data = yaml.safe_load((CN / "n10_pile_minimum.yaml").read_text())
+    data["players"] = players
+    data["hands"] = {k: v for k, v in data["hands"].items() if k < players}
+    data["scores"] = {}
+    data["dealer"] = players - 1
+    t, s = position_from_data(data, registry)
+    before = len(s.hands[0])
+    play(t, s, "draw")
+    assert len(s.hands[0]) == before + drawn
+
+
+# ---- N7: red threes ---------------------------------------------------------------
+def test_n7_red_threes_laid_and_replaced(registry):
+    t = Table.from_names(registry, "canasta", 4)
+    s = new_state(t, 3, [0, 0])
+    s.hands = [[card("3H"), card("5C")], [card("4C")], [card("4D")], [card("4H")]]
+    s.stock = [card("3D"), card("9C"), card("9D")]
+    s.discard = [card("7C")]
+    rules.begin_turn(s, 0)
+    assert [c.name for c in s.red_threes[0]] == ["3H", "3D"]  # the replacement was a red three too
+    assert [c.name for c in s.hands[0]] == ["5C", "9C"]
+    assert [c.name for c in s.stock] == ["9D"]
+
+
+def test_n7_red_three_in_a_taken_pile_not_replaced(registry):
+    t, s = load("n9_frozen.yaml", registry, discard=["3H", "7C", "8S", "5D"])
+    play(t, s, "take the pile (4 cards) with 5H 5S")
+    assert [c.name for c in s.red_threes[0]] == ["3H"]
+    assert sorted(c.name for c in s.hands[0]) == ["7C", "8S", "9C", "JOKER"]
+
+
+def test_n7_red_threes_negative_without_melds():
+    data = cli_json("score", str(CN / "n7_red_threes_no_meld.yaml"), "--json")
+    side1 = data["sides"][1]
+    assert side1["breakdown"] == {
+        "base": 0,
+        "canastas": 0,
+        "red_threes": -100,
+        "going_out": 0,
+        "hand": -20,
+    }
+    assert side1["points"] == -120
+
+
+def test_n7_four_red_threes(registry):
+    t, s = load("n14_score.yaml", registry, red_threes={0: ["3H", "3D", "3H", "3D"], 1: []})
+    assert t.score_deal(s)[0].breakdown["red_threes"] == 800
+    t, s = load(
+        "n14_score.yaml",
+        registry,
+        red_threes={0: [], 1: ["3H", "3D", "3H", "3D"]},
+        melds={0: [["KH", "KS", "KD", "KC", "KH", "KS", "KD"]], 1: []},
+    )
+    assert t.score_deal(s)[1].breakdown["red_threes"] == -800
+
+
+# ---- N6 N9: the pile ------------------------------------------------------------------
+def test_n6_black_three_blocks_next_player_only(registry):
+    t, s = load("n6_black_three.yaml", registry)
+    assert texts(t, s) == ["draw"]
+    play(t, s, "draw")
+    play(t, s, "discard 5H")  # 5H now covers the black three
+    s.to_act = 0  # the same player again, for the test: the pile is open
+    s.phase = "draw"
+    assert "take the pile (4 cards) with 5S 5H" not in texts(t, s)  # only one natural 5 left
+    t2, s2 = load("n6_black_three.yaml", registry, discard=["7C", "3S", "5D"])
+    assert "take the pile (3 cards) with 5H 5S" in texts(t2, s2)
+
+
+def test_n9_frozen_pile_natural_pair_only(registry):
+    t, s = load("n9_frozen.yaml", registry)
+    assert texts(t, s) == ["draw", "take the pile (4 cards) with 5H 5S"]
+    t, s = load("n9_frozen.yaml", registry, discard=["7C", "8S", "5D"])  # no wild: not frozen
+    assert texts(t, s) == [
+        "draw",
+        "take the pile (3 cards) with 5H 5S",
+        "take the pile (3 cards) with 5H JOKER",
+    ]
+
+
+def test_n6_discarded_wild_blocks_and_freezes(registry):
+    t, s = load("n9_frozen.yaml", registry, discard=["7C", "8S", "5D", "2S"])
+    assert texts(t, s) == ["draw"]  # a wild on top: the pile cannot be taken (N9)
+    with pytest.raises(IllegalMoveError, match="N9"):
+        t.apply(s, Move("take_pile", None, tuple(s.discard), (("cards", ()),)))
+
+
+def test_n9_frozen_for_a_side_that_has_not_melded(registry):
+    t, s = load("n9_frozen.yaml", registry, discard=["7C", "8S", "5D"], melds={})
+    assert texts(t, s) == ["draw", "take the pile (3 cards) with 5H 5S"]
+
+
+def test_n9_add_top_to_own_meld(registry):
+    t, s = load("n9_frozen.yaml", registry, discard=["7C", "8S", "KH"])
+    assert "take the pile (3 cards) onto your K meld" in texts(t, s)
+    play(t, s, "take the pile (3 cards) onto your K meld")
+    assert len(s.melds[0][13]) == 4 and len(s.hands[0]) == 6
+
+
+def test_n9_one_card_cannot_take_one_card_pile(registry):
+    t, s = load("n13_exhausted.yaml", registry, stock=["9D", "9H"])
+    assert texts(t, s) == ["draw"]
+    t, s = load("n13_exhausted.yaml", registry, stock=["9D", "9H"], discard=["7C", "KD"])
+    assert "take the pile (2 cards) onto your K meld" in texts(t, s)
+
+
+# ---- N10: the initial meld ------------------------------------------------------------
+@pytest.mark.parametrize(
+    "score,minimum", [(-10, 15), (0, 50), (1400, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120)]
+)
+def test_n10_minimum_from_score(score, minimum):
+    assert rules.minimum_for(score) == minimum
+
+
+@pytest.mark.parametrize(
+    "score,steps_to_commit",
+    [
+        (-10, []),  # 15: KD KH KS = 30 is enough
+        (1400, ["meld QH QS QD"]),  # 50: 30 + 30
+        (1500, ["meld QH QS QD", "add JOKER to the Q meld"]),  # 90: 30 + 30 + 50
+        (3000, None),  # 120: 110 is the most this hand can reach
+    ],
+)
+def test_n10_thresholds_top_card_counts_rest_not(registry, score, steps_to_commit):
+    t, s = load("n10_pile_minimum.yaml", registry, scores={0: score, 1: 0})
+    play(t, s, "take the pile (3 cards) with KH KS")
+    assert s.phase == "pile" and rules.meld_points(s.staged) == 30  # the aces under KD do not count
+    if steps_to_commit is None:
+        for step in ["meld QH QS QD", "add JOKER to the Q meld"]:
+            assert "lay down the initial meld" not in texts(t, s)
+            play(t, s, step)
+        assert "lay down the initial meld" not in texts(t, s)
+        play(t, s, "take back the initial meld")
+        assert texts(t, s) == ["draw"]  # the pile is back, and not taken twice
+        assert [c.name for c in s.discard] == ["AC", "AD", "KD"]
+        return
+    for step in steps_to_commit:
+        assert "lay down the initial meld" not in texts(t, s)
+        play(t, s, step)
+    play(t, s, "lay down the initial meld")
+    assert s.phase == "play" and 13 in s.melds[0]
+    assert {"AC", "AD"} <= {c.name for c in s.hands[0]}  # the rest of the pile is taken
+
+
+def test_n10_initial_meld_from_hand_is_staged(registry):
+    t, s = load("n10_pile_minimum.yaml", registry, discard=["4D"])
+    play(t, s, "draw")
+    assert "discard 7C" in texts(t, s)
+    play(t, s, "meld QH QS QD")
+    assert s.staged and "discard 7C" not in texts(t, s)  # commit or withdraw first
+    assert "lay down the initial meld" not in texts(t, s)  # 30 < 50
+    play(t, s, "add JOKER to the Q meld")
+    play(t, s, "lay down the initial meld")
+    assert s.melds[0][12] and "discard 7C" in texts(t, s)
+
+
+# ---- N8: meld limits --------------------------------------------------------------------
+def test_n8_meld_limits(registry):
+    t, s = load("n12_go_out.yaml", registry, hands={0: ["QH", "JOKER", "2C", "9D", "9S", "7H"]})
+    moves = texts(t, s)
+    assert not any(m.startswith("meld QH") for m in moves)  # two naturals at least
+    assert "meld 9D 9S JOKER" in moves and "meld 9D 9S 2C" in moves
+    t, s = load(
+        "n12_go_out.yaml",
+        registry,
+        hands={0: ["KH", "JOKER", "9D", "9S"]},
+        melds={0: [["KS", "KD", "2D", "2H", "2S"]], 1: []},
+    )
+    moves = texts(t, s)
+    assert "add KH to the K meld" in moves
+    assert "add JOKER to the K meld" not in moves  # three wild cards at most
+    assert not any(m.startswith("meld K") for m in moves)  # one meld per rank
+
+
+def test_n8_natural_canasta_turned_mixed(registry):
+    t, s = load("n12_go_out.yaml", registry, hands={0: ["JOKER", "9D", "9S"]})
+    before = t.score_deal(s)[0].breakdown["canastas"]
+    play(t, s, "add JOKER to the K meld")
+    assert (before, t.score_deal(s)[0].breakdown["canastas"]) == (500, 300)
+
+
+def test_n8_black_threes_only_when_going_out(registry):
+    hands = {0: ["3C", "3S", "3C", "9H"], 1: ["4C"], 2: ["4D"], 3: ["4H"]}
+    t, s = load("n12_go_out.yaml", registry, hands=hands)
+    assert "meld 3C 3S 3C" in texts(t, s)  # then 9H is discarded: out
+    play(t, s, "meld 3C 3S 3C")
+    play(t, s, "discard 9H")
+    assert s.went_out == 0
+    t, s = load("n12_go_out.yaml", registry, hands={**hands, 0: ["3C", "3S", "3C", "9H", "9D"]})
+    assert "meld 3C 3S 3C" not in texts(t, s)
+    t, s = load("n12_go_out.yaml", registry, hands=hands, melds={0: [["5C", "5S", "5D"]], 1: []})
+    assert "meld 3C 3S 3C" not in texts(t, s)  # no canasta: cannot go out
+
+
+# ---- N11 N12: going out -------------------------------------------------------------------
+def test_n11_going_out_without_canasta_refused(registry):
+    t, s = load("n12_go_out.yaml", registry, melds={0: [["5C", "5S", "5D"]], 1: []})
+    assert texts(t, s) == ["discard 5H", "discard 9C"]  # adding 5H would leave one card
+
+
+def test_n12_go_out_and_score(registry):
+    t, s = load("n12_go_out.yaml", registry)
+    play(t, s, "add 5H to the 5 meld")
+    assert texts(t, s) == ["discard 9C"]
+    play(t, s, "discard 9C")
+    assert s.went_out == 0 and not s.went_out_concealed and t.is_deal_over(s)
+    assert t.score_deal(s)[0].breakdown["going_out"] == 100
+
+
+def test_n12_ask_permission(registry):
+    t, s = load("n12_go_out.yaml", registry)
+    play(t, s, "ask partner: may I go out?")
+    assert s.to_act == 2 and texts(t, s) == ["answer: yes, go out", "answer: no"]
+    no = s.clone()
+    play(t, no, "answer: no")
+    assert no.to_act == 0 and texts(t, no) == ["discard 5H", "discard 9C"]
+    play(t, s, "answer: yes, go out")
+    assert s.to_act == 0 and texts(t, s) == ["add 5H to the 5 meld"]  # he must go out
+
+
+def test_n18_permission_required(registry):
+    t, s = load("n12_go_out.yaml", registry, house_rules=["canasta.permission_required"])
+    assert texts(t, s) == ["discard 5H", "discard 9C", "ask partner: may I go out?"]
+
+
+def test_n12_concealed_going_out(registry):
+    hand = ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "5H", "5S", "5D", "9C"]
+    t, s = load("n12_go_out.yaml", registry, hands={0: hand}, melds={}, scores={0: 0, 1: 0})
+    for step in [
+        "meld KH KS KD",
+        "add KC to the K meld",
+        "add KH to the K meld",
+        "add KS to the K meld",
+        "add KD to the K meld",
+        "meld 5H 5S 5D",
+        "lay down the initial meld",
+        "discard 9C",
+    ]:
+        play(t, s, step)
+    assert s.went_out == 0 and s.went_out_concealed
+    b = t.score_deal(s)[0].breakdown
+    assert b["going_out"] == 200 and b["canastas"] == 500 and b["base"] == 85
+
+
+def test_n12_not_concealed_when_adding_to_partner_melds(registry):
+    t, s = load("n12_go_out.yaml", registry)
+    play(t, s, "add 5H to the 5 meld")
+    play(t, s, "discard 9C")
+    assert not s.went_out_concealed
+
+
+# ---- N13: the end of the stock --------------------------------------------------------------
+def test_n13_exhausted_stock_forced_take(registry):
+    t, s = load("n13_exhausted.yaml", registry)
+    assert texts(t, s) == ["take the pile (1 cards) onto your K meld"]  # one card may take one
+    t, s = load("n13_exhausted.yaml", registry, discard=["QD"])
+    assert t.is_deal_over(s)  # cannot take: the deal ends
+    t.finish_deal(s)
+    assert t.score_deal(s)[0].breakdown["going_out"] == 0
+
+
+def test_n13_last_stock_card_red_three(registry):
+    t, s = load("n12_go_out.yaml", registry, phase="draw", stock=["3D"], discard=["7C"])
+    play(t, s, "draw")
+    assert [c.name for c in s.red_threes[0]] == ["3D"] and s.last_red_three
+    moves = texts(t, s)
+    assert not any(m.startswith("discard") for m in moves) and "stop: the deal ends" in moves
+    play(t, s, "stop: the deal ends")
+    assert t.is_deal_over(s) and s.went_out is None
+
+
+# ---- N14 N15: scoring and the match -----------------------------------------------------------
+def test_n14_worked_score():
+    data = cli_json("score", str(CN / "n14_score.yaml"), "--json")
+    assert data["sides"][0] == {
+        "seats": [0, 2],
+        "points": 950,
+        "breakdown": {"base": 150, "canastas": 500, "red_threes": 200, "going_out": 100, "hand": 0},
+    }
+    assert data["sides"][1]["points"] == 20
+
+
+def test_n15_match_end(registry):
+    t = Table.from_names(registry, "canasta", 4)
+    m = t.new_match(0)
+    m.scores = [5000, 4990]
+    assert t.hook.cardcore_is_match_over(match=m)
+    m.scores = [5100, 5100]
+    assert not t.hook.cardcore_is_match_over(match=m)
+    t3 = Table.from_names(registry, "canasta", 3)
+    m3 = t3.new_match(0)
+    m3.scores = [5000, 0, 0]
+    assert not t3.hook.cardcore_is_match_over(match=m3)  # 7500 with 3 players
+
+
+# ---- N16 N17: two and three players ----------------------------------------------------------
+def test_n16_two_canastas_to_go_out(registry):
+    t, s = load("n12_go_out.yaml", registry, players=2, dealer=1, hands={0: ["5H", "9C"], 1: ["4C"]})
+    assert texts(t, s) == ["discard 5H", "discard 9C"]  # one canasta is not enough
+
+
+def test_n17_three_players_partnership_on_pile(registry):
+    data = {
+        "game": "canasta",
+        "players": 3,
+        "dealer": 2,
+        "to_act": 0,
+        "hands": {0: ["5H", "5S", "9C"], 1: ["4C", "4D"], 2: ["6C", "6D"]},
+        "stock": ["9D", "9H"],
+        "discard": ["7C", "5D"],
+        "melds": {0: [["KH", "KS", "KD"]], 1: [["QH", "QS", "QD"]], 2: [["QC", "QH", "QS"]]},
+        "scores": {0: 0, 1: 0, 2: 0},
+    }
+    t, s = position_from_data(data, registry)
+    play(t, s, "take the pile (2 cards) with 5H 5S")
+    assert s.teams == [(0,), (1, 2)]
+    assert len(s.melds[1][12]) == 6  # the partners' queens merged
+    scores = t.score_deal(s)
+    assert scores[1].points == scores[2].points and scores[1].seats == (1, 2)
+    t2, s2 = position_from_data({**data, "house_rules": ["canasta.every_man_for_himself"]}, registry)
+    play(t2, s2, "take the pile (2 cards) with 5H 5S")
+    assert s2.teams == [(0,), (1,), (2,)]
+
+
+def test_n17_going_out_before_the_pile_is_taken(registry):
+    data = {
+        "game": "canasta",
+        "players": 3,
+        "to_act": 1,
+        "hands": {0: [], 1: ["4C"], 2: ["6C"]},
+        "melds": {
+            0: [["KH", "KS", "KD", "KC", "KH", "KS", "KD"]],
+            1: [["QH", "QS", "QD"]],
+            2: [["QC", "QH", "QS"]],
+        },
+        "went_out": 0,
+    }
+    t, s = position_from_data(data, registry)
+    t.finish_deal(s)
+    scores = t.score_deal(s)
+    assert [x.seats for x in scores] == [(0,), (1, 2), (1, 2)]
+    assert scores[1].points == 6 * 10 - 5 - 5  # the merged queens, minus both hands
+
+
+# ---- random playouts ----------------------------------------------------------------------------
+def _valid_melds(state) -> None:
+    for team in state.melds:
+        for r, m in team.items():
+            assert meld_rank(m) == r
+            assert len(m) >= 3 and len(m) - wild_count(m) >= 2 and wild_count(m) <= 3
+            if r == 3:
+                assert wild_count(m) == 0 and all(c.suit in "CS" for c in m)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("kinds", ["random", "greedy", "mixed"])
+def test_random_playouts(registry, players, kinds):
+    t = Table.from_names(registry, "canasta", players)
+    seats = {"random": ["random"] * 4, "greedy": ["greedy"] * 4, "mixed": ["greedy", "random"] * 2}
+    check_random_playouts(
+        t,
+        deals=6,
+        seed=players,
+        kinds=seats[kinds][:players],
+        round_trip_every=5,
+        on_deal=lambda state, result: _valid_melds(state),
+    )
+
+
+def test_playouts_with_house_rules(registry):
+    t = Table.from_names(registry, "canasta", 4, {}, ["canasta.hoyle_upcard", "canasta.permission_required"])
+    check_random_playouts(t, deals=4, seed=1, kinds=["greedy", "random", "greedy", "random"])
+    t3 = Table.from_names(registry, "canasta", 3, {}, ["canasta.every_man_for_himself"])
+    check_random_playouts(t3, deals=4, seed=1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_simulate_canasta_deterministic(players):
+    args = ("simulate", "canasta", "--players", str(players), "--deals", "20", "--seed", "1", "--json")
+    a, b = cli_json(*args), cli_json(*args)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b and a["deals"] == 20
+
+
+def test_greedy_beats_random():
+    d = cli_json(
+        "simulate",
+        "canasta",
+        "--players",
+        "2",
+        "--seat",
+        "0=greedy",
+        "--deals",
+        "40",
+        "--seed",
+        "2",
+        "--json",
+    )
+    assert d["deal_wins"][0] > 3 * d["deal_wins"][1]
