@@ -46,10 +46,10 @@ def test_n1_n2_n4_deal(registry, players, hand, target, sides):
     for seed in range(10):
         m = t.new_match(seed)
         s = m.start_deal()
-        held = [len(h) + (0 if i == s.to_act else 0) for i, h in enumerate(s.hands)]
-        # every player has his hand (red threes are laid and replaced at the first turn)
-        assert all(h >= hand - 4 for h in held)
-        assert len(s.hands[s.to_act]) == hand  # the first player's red threes were replaced
+        # every hand is full: the first player's red threes were laid and replaced (N7),
+        # the others' wait in hand for their first turn
+        assert [len(h) for h in s.hands] == [hand] * players
+        assert not any(c.rank == 3 and c.suit in "HD" for c in s.hands[s.to_act])
         top = s.discard[-1]
         assert not (top.rank in (0, 2) or (top.rank == 3 and top.suit in "HD"))
         assert s.frozen_start == (len(s.discard) > 1)  # N4: a covered upcard freezes
