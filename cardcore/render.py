@@ -29,7 +29,8 @@ def show_value(value: Any, color: bool = True) -> str:
     if isinstance(value, (list, tuple)):
         if not value:
             return "—"
-        return " ".join(show_value(v, color) for v in value)
+        sep = " " if all(isinstance(v, Card) for v in value) else " | "
+        return sep.join(show_value(v, color) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k}: {show_value(v, color)}" for k, v in value.items()) or "—"
     if value is None:
