@@ -19,7 +19,7 @@ from cardcore.players import PlayerFactory
 from cardcore.seats import clockwise_from, left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.canasta import rules
-from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, VALUES, WILD, is_red_three
+from cardcore_plugins.canasta.cards import DECK, VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.hookspecs import CanastaSpec
 from cardcore_plugins.canasta.scoring import team_breakdown
 from cardcore_plugins.canasta.state import (
@@ -255,7 +255,7 @@ class Canasta:
         if k == "meld":
             return "meld " + " ".join(c.name for c in move.get("cards"))
         if k == "add":
-            return f"add {move.card} to the {RANK_NAMES[move.get('rank')]} meld"
+            return f"add {move.card} to the {move.get('rank')} meld"
         if k == "discard":
             return f"discard {move.card}"
         if k == "ask_go_out":

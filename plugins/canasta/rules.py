@@ -27,6 +27,7 @@ from cardcore.cards import Card
 from cardcore.moves import Move
 from cardcore_plugins.canasta.cards import (
     MELD_RANKS,
+    RANK_NAMES,
     VALUES,
     WILD,
     is_black_three,
@@ -44,6 +45,7 @@ from cardcore_plugins.canasta.state import (
 )
 
 CANASTA = 7
+RANK_NUMBER = {name: r for r, name in RANK_NAMES.items()}
 
 
 def canastas_needed(state: CanastaState) -> int:
@@ -334,13 +336,14 @@ def play_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move
         nat = by_rank.get(r)
         if no_new or not nat or r in open_ranks or len(nat) < 2:
             continue
+        name = RANK_NAMES[r]
         if len(nat) >= 3:
-            candidates.append(Move("meld", None, (), (("cards", tuple(nat[:3])), ("rank", r))))
+            candidates.append(Move("meld", None, (), (("cards", tuple(nat[:3])), ("rank", name))))
         for w in wild_kinds:
-            candidates.append(Move("meld", None, (), (("cards", (nat[0], nat[1], w)), ("rank", r))))
+            candidates.append(Move("meld", None, (), (("cards", (nat[0], nat[1], w)), ("rank", name))))
     blacks = [c for c in hand if is_black_three(c)]
     if len(blacks) >= 3 and 3 not in open_ranks and not no_new:
-        candidates.append(Move("meld", None, (), (("cards", tuple(blacks[:3])), ("rank", 3))))
+        candidates.append(Move("meld", None, (), (("cards", tuple(blacks[:3])), ("rank", "3"))))
     # one card added to a meld (N8)
     targets = dict(melds)
     targets.update(state.staged)
@@ -352,15 +355,15 @@ def play_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move
         if WILD[c]:
             for r, m in sorted(targets.items()):
                 if r != 3 and wild_count(m) < 3:
-                    candidates.append(Move("add", c, (), (("rank", r),)))
+                    candidates.append(Move("add", c, (), (("rank", RANK_NAMES[r]),)))
         elif c.rank in targets and (c.rank != 3 or is_black_three(c)):
-            candidates.append(Move("add", c, (), (("rank", c.rank),)))
+            candidates.append(Move("add", c, (), (("rank", RANK_NAMES[c.rank]),)))
 
     out: list[Move] = []
     for m in candidates:
         used = 1 if m.kind == "add" else 3
         left = len(hand) - used + (extra if staging and state.staged else 0)
-        black = m.get("rank") == 3 or (m.card is not None and is_black_three(m.card))
+        black = rank_of(m) == 3 or (m.card is not None and is_black_three(m.card))
         if black and (not may_go_out or left > 1):
             continue  # N8: black threes are melded only by a player going out this turn
         if left >= min_left and not must_out:
@@ -420,9 +423,9 @@ def _hand_after(hand: list[Card], m: Move) -> list[Card]:
 def _after(state: CanastaState, team: int, m: Move) -> dict[int, list[Card]]:
     combined = {r: list(v) for r, v in _combined(state, team).items()}
     if m.kind == "add":
-        combined[m.get("rank")].append(m.card)  # type: ignore[arg-type]
+        combined[rank_of(m)].append(m.card)  # type: ignore[arg-type]
     else:
-        combined[m.get("rank")] = list(m.get("cards"))
+        combined[rank_of(m)] = list(m.get("cards"))
     return combined
 
 
@@ -462,7 +465,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
         cards = list(m.get("cards"))
         for c in cards:
             hand.remove(c)
-        r = m.get("rank")
+        r = rank_of(m)
         if state.phase == PILE or not state.melds[team]:
             state.staged[r] = cards
         else:
@@ -471,7 +474,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
         state.melded_now = True
     elif kind == "add":
         hand.remove(m.card)
-        r = m.get("rank")
+        r = rank_of(m)
         if r in state.staged:
             state.staged[r].append(m.card)  # type: ignore[arg-type]
         else:
@@ -566,11 +569,11 @@ def explain(state: CanastaState, m: Move, legal: list[Move]) -> str:
         return "first draw from the stock or take the pile (N5)"
     if m.kind == "meld":
         cards = list(m.get("cards", ()))
-        if m.get("rank") == 3:
+        if rank_of(m) == 3:
             return "black threes are melded only when going out in the same turn (N8)"
         if len(cards) >= 3 and sum(1 for c in cards if not WILD[c]) < 2:
             return "a meld needs at least two natural cards (N8)"
-        if m.get("rank") in state.melds[team]:
+        if rank_of(m) in state.melds[team]:
             return "a side has at most one meld of each rank (N8)"
         return "a meld is three or more cards of one rank, at most three wild (N8)"
     if m.kind == "discard":
@@ -587,9 +590,10 @@ def explain(state: CanastaState, m: Move, legal: list[Move]) -> str:
     return "not a legal move now (N5)"
 
 
-def staged_rank(m: Move) -> int | None:
-    r = m.get("rank")
-    return r if isinstance(r, int) else None
+def rank_of(m: Move) -> int | None:
+    """The rank (as a number) a ``meld`` or ``add`` move names in its ``rank`` field."""
+    name = m.get("rank")
+    return None if name is None else RANK_NUMBER[name]
 
 
 __all__ = [
