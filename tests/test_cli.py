@@ -244,3 +244,15 @@ def test_play_carrousel_partnership_match_to_the_end(tmp_path):
     assert "wins (" in out
     code, out = run_cli("replay", str(log), "--check")
     assert code == 0 and "log complete" in out
+
+
+@pytest.mark.parametrize("players", ["2", "3", "4"])
+def test_play_canasta_match_to_the_end(tmp_path, players):
+    log = tmp_path / "k.jsonl"
+    code, out = run_cli(
+        "play", "canasta", "--players", players, "--seed", "4", "--log", str(log), input="1\n" * 3000
+    )
+    assert code == 0, out[-800:]
+    assert "wins (" in out
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0 and "log complete" in out
