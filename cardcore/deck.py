@@ -58,6 +58,21 @@ def cut(cards: Sequence[Card], at: int) -> list[Card]:
     return list(cards[at:]) + list(cards[:at])
 
 
+def deal_rounds(
+    hands: list[list[Card]], cards: Sequence[Card], dealer: int, rounds: int, start: int = 0
+) -> int:
+    """Deal ``rounds`` rounds of one card to each player, clockwise from the
+    dealer's left, from ``cards[start:]``; return the index of the next card."""
+    n = len(hands)
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    i = start
+    for _ in range(rounds):
+        for seat in order:
+            hands[seat].append(cards[i])
+            i += 1
+    return i
+
+
 class CardPool:
     """Hands out the physical cards of a deck by name, each copy at most once.
 

@@ -77,6 +77,16 @@ class PositionReader:
             raise PositionError(f"{field}: missing")
         return self.index(field, value, self.table.players, "seat")
 
+    def dealer_and_to_act(self) -> tuple[int, int]:
+        """``dealer`` and ``to_act``; either may be left out: the player to the
+        dealer's left acts, the player to the right of the one to act dealt."""
+        n = self.table.players
+        if self.has("dealer"):
+            dealer = self.seat("dealer")
+            return dealer, self.seat("to_act", (dealer + 1) % n)
+        to_act = self.seat("to_act", 0)
+        return (to_act - 1) % n, to_act
+
     def index(self, field: str, value: Any, count: int, what: str) -> int:
         try:
             i = int(value)

@@ -10,13 +10,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
-from cardcore.deck import shuffled
+from cardcore.deck import deal_rounds, shuffled
 from cardcore.game import GameSpec, Observation, SideScore
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.players import PlayerFactory
-from cardcore.seats import clockwise_from, left_of, make_sides
+from cardcore.seats import left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.canasta import rules
 from cardcore_plugins.canasta.cards import DECK, VALUES, WILD, is_red_three
@@ -72,12 +72,7 @@ class Canasta:
         deck = shuffled(table.deck, rng)
         n = table.players
         state = new_state(table, match.dealer, list(match.scores))
-        order = clockwise_from(left_of(match.dealer, n), n)
-        i = 0
-        for _ in range(HAND_SIZE[n]):
-            for seat in order:
-                state.hands[seat].append(deck[i])
-                i += 1
+        i = deal_rounds(state.hands, deck, match.dealer, HAND_SIZE[n])
         state.stock = deck[i:]
         table.hook.canasta_start_pile(state=state)
         rules.begin_turn(state, left_of(match.dealer, n))

@@ -13,7 +13,7 @@ from typing import Any
 from cardcore.cards import Card
 from cardcore.game import DealState, PositionError
 from cardcore.position import PositionReader
-from cardcore.seats import left_of, right_of
+from cardcore.seats import left_of
 from cardcore.table import Table
 from cardcore_plugins.canasta.cards import WILD
 
@@ -215,12 +215,7 @@ def _melds(r: PositionReader, field: str, value: Any, check: bool = True) -> dic
 def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
     r = PositionReader(table, data)
     n = table.players
-    if r.has("dealer"):
-        dealer = r.seat("dealer")
-        to_act = r.seat("to_act", left_of(dealer, n))
-    else:
-        to_act = r.seat("to_act", 0)
-        dealer = right_of(to_act, n)
+    dealer, to_act = r.dealer_and_to_act()
     scores_raw = r.per("scores", len(table.sides), "side")
     scores = [0] * len(table.sides)
     for k, v in scores_raw.items():

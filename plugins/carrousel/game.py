@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
-from cardcore.deck import shuffled
+from cardcore.deck import deal_rounds, shuffled
 from cardcore.game import GameSpec, Observation, SideScore
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
@@ -91,12 +91,7 @@ class Carrousel:
         left), then 8/7/6 cards face up on the table."""
         deck = shuffled(table.deck, rng)
         state = new_state(table, match.dealer)
-        order = clockwise_from(left_of(match.dealer, table.players), table.players)
-        i = 0
-        for _ in range(HAND):
-            for seat in order:
-                state.hands[seat].append(deck[i])
-                i += 1
+        i = deal_rounds(state.hands, deck, match.dealer, HAND)
         n = TABLE_CARDS[self.options.deck]
         state.board.extend(deck[i : i + n])
         state.stock = deck[i + n :]

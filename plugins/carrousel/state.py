@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 from cardcore.cards import Card
 from cardcore.game import DealState, PositionError
 from cardcore.position import PositionReader
-from cardcore.seats import left_of, right_of
+from cardcore.seats import left_of
 from cardcore.table import Table
 from cardcore_plugins.carrousel.cards import VALUES
 
@@ -95,12 +95,7 @@ def state_to_json(state: CarrouselState) -> dict[str, Any]:
 def state_from_json(table: Table, data: dict[str, Any]) -> CarrouselState:
     r = PositionReader(table, data)
     n = table.players
-    if r.has("dealer"):
-        dealer = r.seat("dealer")
-        to_act = r.seat("to_act", left_of(dealer, n))
-    else:
-        to_act = r.seat("to_act", 0)
-        dealer = right_of(to_act, n)
+    dealer, to_act = r.dealer_and_to_act()
     s = new_state(table, dealer)
     s.to_act = to_act
     s.hands = r.hands()

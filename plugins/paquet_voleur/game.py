@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
-from cardcore.deck import DeckSpec, cut, shuffled
+from cardcore.deck import DeckSpec, cut, deal_rounds, shuffled
 from cardcore.game import DealState, GameSpec, Observation, PositionError, SideScore
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
@@ -147,13 +147,7 @@ def state_to_json(state: PVState) -> dict[str, Any]:
 
 def state_from_json(table: Table, data: dict[str, Any]) -> PVState:
     r = PositionReader(table, data)
-    n = table.players
-    if r.has("dealer"):
-        dealer = r.seat("dealer")
-        to_act = r.seat("to_act", left_of(dealer, n))
-    else:
-        to_act = r.seat("to_act", 0)
-        dealer = right_of(to_act, n)
+    dealer, to_act = r.dealer_and_to_act()
     s = new_state(table, dealer)
     s.to_act = to_act
     s.hands = r.hands()
@@ -208,12 +202,9 @@ class PaquetVoleur:
         deck = cut(deck, at)
         record("cut", seat=cutter, at=at)
         state = new_state(table, match.dealer)
-        order = clockwise_from(left_of(match.dealer, table.players), table.players)
         i = 0
         for _ in range(HAND):
-            for seat in order:
-                state.hands[seat].append(deck[i])
-                i += 1
+            i = deal_rounds(state.hands, deck, match.dealer, 1, i)
             state.board.append(deck[i])  # one face up after each round (P4)
             i += 1
         state.stock = deck[i:]
