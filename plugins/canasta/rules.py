@@ -217,7 +217,9 @@ def begin_turn(state: CanastaState, seat: int) -> None:
     state.melded_now = False
     state.new_ranks = set()
     lay_red_threes(state, seat, replace=True)
-    if not state.stock and not state.last_red_three and not exhausted_takes(state):
+    if state.last_red_three and not state.stock:
+        state.phase = PLAY  # N13: his replacement was the stock's last card, a red three
+    elif not state.stock and not exhausted_takes(state):
         state.over = True
 
 
