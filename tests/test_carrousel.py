@@ -402,3 +402,19 @@ def test_greedy_beats_random():
         "--json",
     )
     assert d["points_total"][0] > 1.2 * d["points_total"][1]
+
+
+def test_c7a_strict_pairs(registry):
+    t, s = load("c7_three_kings.yaml", registry, house_rules=["carrousel.strict_pairs"])
+    assert [t.move_text(m) for m in t.legal_moves(s)] == ["KS takes KC", "KS takes KD", "KS takes KH"]
+    t, s = load("c7_two_kings.yaml", registry, house_rules=["carrousel.strict_pairs", "carrousel.free_trail"])
+    assert "KS trails" not in [t.move_text(m) for m in t.legal_moves(s)]  # not a third onto two
+    t = Table.from_names(registry, "carrousel", 2, {}, ["carrousel.strict_pairs"])
+    redeals = 0
+    for seed in range(400):
+        match = t.new_match(seed)
+        s = match.start_deal()
+        assert all(sum(1 for c in s.board if c.rank == r) < 3 for r in (11, 12, 13))
+        redeals += any(e["kind"] == "redeal" for e in match.take_events())
+    assert redeals
+    check_random_playouts(t, deals=4, seed=2)

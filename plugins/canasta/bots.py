@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 class GreedyPlayer:
     """Melds early, takes the pile when it gains, blocks the pile with black
-    threes, keeps wild cards, and goes out as soon as it can.
+    threes, freezes a big pile with a wild card, otherwise keeps wild cards, and
+    goes out as soon as it can.
 
     Every legal move gets a priority; the first best in legal order is played
     (deterministic).  It sees only its seat's observation.
@@ -27,6 +28,7 @@ class GreedyPlayer:
 
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         self.seat = seat
+        self.pile_size = 0
 
     def value(self, m: Move, hand: Sequence, counts: Counter) -> float:
         k = m.kind
@@ -59,6 +61,8 @@ class GreedyPlayer:
             c = m.card
             if n == 1:
                 return 900
+            if WILD[c] and self.pile_size >= 8:
+                return 120  # freeze a big pile against the opponents (N6)
             if is_black_three(c):
                 return 110
             bad = VALUES[c] / 10 + (30 if WILD[c] else 0) + 5 * (counts[c.rank] - 1)
@@ -69,6 +73,7 @@ class GreedyPlayer:
 
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
         hand = observation.hand if observation else ()
+        self.pile_size = observation.public.get("pile_size", 0) if observation else 0
         counts = Counter(c.rank for c in hand)
         best = moves[0]
         best_value = self.value(best, hand, counts)

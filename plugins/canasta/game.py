@@ -209,6 +209,7 @@ class Canasta:
                 if pile
                 else "empty"
             ),
+            "pile_size": len(pile),
             "stock": len(state.stock),
             "melds": {
                 team_name(t): [meld_text(m) for _, m in sorted(ms.items())] or "none"

@@ -102,14 +102,14 @@ class Carrousel:
         moves, forced = generate(state)
         if state.build_of(state.to_act) is not None and forced and moves:
             return moves  # C8: the owner of a build captures it; he cannot trail
-        if self.table.hook.carrousel_may_trail(state=state, forced=forced) or not moves:
+        if not forced or not moves or self.table.hook.carrousel_may_trail(state=state, forced=True):
             # C10 (and C9: the broom is never trailed)
             moves = moves + [Move("trail", c) for c in state.hands[state.to_act] if c is not BROOM_CARD]
         return moves
 
     @hookimpl
     def carrousel_may_trail(self, state: CarrouselState, forced: bool) -> bool:
-        return not forced  # C10
+        return not forced  # C10: only when he can neither capture nor build
 
     @hookimpl
     def cardcore_explain_illegal(self, state: CarrouselState, move: Move) -> str | None:

@@ -15,8 +15,8 @@ class CarrouselSpec:
     def carrousel_may_trail(self, state: CarrouselState, forced: bool) -> bool:
         """Return whether ``state.to_act`` may trail a card this turn.
 
-        Called once per legal-move generation, after captures and builds are
-        known; ``forced`` is True when a capture or build is possible (C10).
-        Never called for a player who owns a build (he must capture it, C8).
-        Default (C10): only when not forced.
+        Called by Carrousel's legal-move generation when a capture or build is
+        possible (``forced`` is True; without one, trailing is always allowed,
+        C10).  Never called for a player who owns a build (he must capture it,
+        C8).  Default (C10): False.
         """

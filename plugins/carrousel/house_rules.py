@@ -1,4 +1,4 @@
-"""Carrousel's built-in house rules (the ruling options C10 and C10a)."""
+"""Carrousel's built-in house rules (the ruling options C7a, C10 and C10a)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,47 @@ class SpecialsBack:
         return state
 
 
+class StrictPairs:
+    """C7a: face cards are taken one for one only; three alike on the first
+    table mean a redeal; a third one cannot be trailed onto two."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_deal(
+        self, table, match, rng: random.Random, record: Callable[..., None]
+    ) -> Generator[None, CarrouselState, CarrouselState]:
+        state = yield
+        if _three_alike(state):
+            record("redeal", reason="three face cards alike on the table (C7a)")
+            # deal again through the whole chain (this wrapper included)
+            return table.hook.cardcore_deal(table=table, match=match, rng=rng, record=record)
+        return state
+
+    @hookimpl(wrapper=True)
+    def cardcore_legal_moves(self, state: CarrouselState) -> Generator[None, list, list]:
+        moves = yield
+        out = []
+        for m in moves:
+            card = m.card
+            if card is not None and card.rank > 10:
+                if m.kind == "capture" and len(m.takes) == 3:
+                    out.extend(type(m)("capture", card, (t,)) for t in m.takes)
+                    continue
+                if m.kind == "trail" and _faces_on_table(state, card.rank) >= 2:
+                    continue
+            out.append(m)
+        if not out:  # only a third face card to trail: he must still play a card
+            return moves
+        return out
+
+
+def _faces_on_table(state: CarrouselState, rank: int) -> int:
+    return sum(1 for it in state.board if getattr(it, "rank", 0) == rank)
+
+
+def _three_alike(state: CarrouselState) -> bool:
+    return any(_faces_on_table(state, r) >= 3 for r in (11, 12, 13))
+
+
 HOUSE_RULES = [
     HouseRuleSpec(
         name="carrousel.free_trail",
@@ -50,6 +91,13 @@ HOUSE_RULES = [
         summary="Trail a card even when a capture or build is possible (C10).",
         plugin=FreeTrail(),
         ruling="C10",
+    ),
+    HouseRuleSpec(
+        name="carrousel.strict_pairs",
+        game="carrousel",
+        summary="Face cards one for one only; three alike on the first table: redeal (C7a).",
+        plugin=StrictPairs(),
+        ruling="C7a",
     ),
     HouseRuleSpec(
         name="carrousel.specials_back",
