@@ -258,6 +258,18 @@ def _table_from_args(
         raise CardcoreError(str(err)) from None
 
 
+def seat_names(table: Table, kinds: list[str]) -> list[str]:
+    """Names seen from seat 0: You, then Left, Partner/Across, Right (clockwise)."""
+    where = {
+        2: ["You", "Opponent"],
+        3: ["You", "Left", "Right"],
+        4: ["You", "Left", "Partner" if table.partnerships else "Across", "Right"],
+    }.get(table.players, [f"Seat {i}" for i in range(table.players)])
+    if kinds[0] != "human":
+        where[0] = "South" if table.players == 4 else "Seat 0"
+    return [f"Player {i}" if k == "human" and i else where[i] for i, k in enumerate(kinds)]
+
+
 def _default_bot(table: Table) -> str:
     return "greedy" if "greedy" in table.player_kinds else "random"
 
@@ -307,13 +319,12 @@ def play(
     elif game:
         table = _table_from_args(reg, game, players, options, house_rules)
         kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
-        table.names = ["You"] + [f"{k.capitalize()} {i}" for i, k in enumerate(kinds) if i]
     else:
         raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
-        if not table_name:
-            table.names[seat] = "You" if kind == "human" else f"{kind.capitalize()} {seat}"
+    if not table_name:
+        table.names = seat_names(table, kinds)
     if seed is None:
         seed = fresh_seed()
     player_objs = make_players(table, kinds, seed)

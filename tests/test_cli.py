@@ -240,7 +240,7 @@ def test_play_carrousel_partnership_match_to_the_end(tmp_path):
     log = tmp_path / "c.jsonl"
     code, out = run_cli("play", "carrousel", "--seed", "2", "--log", str(log), input="1\n" * 400)
     assert code == 0, out[-500:]
-    assert "side 0: You (human) & Greedy 2 (greedy)" in out
+    assert "side 0: You (human) & Partner (greedy)" in out
     assert "wins (" in out
     code, out = run_cli("replay", str(log), "--check")
     assert code == 0 and "log complete" in out
