@@ -111,7 +111,12 @@ class Printer(Listener):
     """Prints a game as it goes: moves, deals and results."""
 
     def __init__(self, table: Table | None) -> None:
-        self.table = table  # None: the table of the first match seen (replays)
+        # None: the table comes with the first match (replays)
+        if table is not None:
+            self.table = table
+
+    table: Table
+    names: list[str]
 
     def match_start(self, match: Match, number: int) -> None:
         self.table = match.table
@@ -168,7 +173,7 @@ def main() -> None:
 def games(as_json: bool) -> None:
     """List the installed games, their player counts and options."""
     reg = registry()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in sorted(reg.games):
         g = reg.games[name]
         schema = g.options_model.model_json_schema()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 import time
 from typing import IO, Any
 
@@ -55,14 +56,10 @@ def simulate(
     if log is not None:
         listeners.append(GameLog(log, table, kinds, seed))
     total = deals if deals is not None else matches
-    bar_cm = (
-        click.progressbar(length=total, label=f"{table.game.name}", file=click.get_text_stream("stderr"))
-        if progress
-        else None
-    )
-    bar = bar_cm.__enter__() if bar_cm else None
-    if bar is not None:
-        listeners.append(_Progress(bar, deals is not None))
+    bar_cm: Any = None
+    if progress:
+        bar_cm = click.progressbar(length=total, label=table.game.name, file=sys.stderr)
+        listeners.append(_Progress(bar_cm.__enter__(), deals is not None))
     start = time.perf_counter()
     number = 0
     try:
