@@ -354,10 +354,13 @@ def play(
 
 
 def _open_log(path: Path | None) -> IO[str] | None:
+    """Open a new log file; never overwrite one (a saved game is never lost)."""
     if path is None:
         return None
     try:
-        return path.open("w", encoding="utf-8")
+        return path.open("x", encoding="utf-8")
+    except FileExistsError:
+        raise CardcoreError(f"{path}: already exists; a log is never overwritten (choose another name)") from None
     except OSError as err:
         raise CardcoreError(f"{path}: cannot write the log ({err.strerror})") from None
 

@@ -256,3 +256,11 @@ def test_play_canasta_match_to_the_end(tmp_path, players):
     assert "wins (" in out
     code, out = run_cli("replay", str(log), "--check")
     assert code == 0 and "log complete" in out
+
+
+def test_an_existing_log_is_never_overwritten(tmp_path):
+    log = tmp_path / "saved.jsonl"
+    log.write_text("precious\n")
+    code, out = run_cli("play", "paquet_voleur", "--seat", "0=random", "--log", str(log))
+    assert code == 2 and "already exists" in out
+    assert log.read_text() == "precious\n"
