@@ -360,7 +360,7 @@ def _open_log(path: Path | None) -> IO[str] | None:
     try:
         return path.open("x", encoding="utf-8")
     except FileExistsError:
-        raise CardcoreError(f"{path}: already exists; a log is never overwritten (choose another name)") from None
+        raise CardcoreError(f"{path}: already exists; logs are never overwritten") from None
     except OSError as err:
         raise CardcoreError(f"{path}: cannot write the log ({err.strerror})") from None
 
