@@ -124,7 +124,7 @@ def _fits(melds: dict[int, list[Card]], hand: list[Card], need: int) -> bool:
     caps: dict[int, int] = {}
     for r, m in melds.items():
         sizes[r] = len(m)
-        caps[r] = 0 if r == 3 else 3 - wild_count(m)
+        caps[r] = 0 if r == 3 else max(0, 3 - wild_count(m))
     mandatory = 0
     for r, k in naturals.items():
         if r == 3:  # black threes: three or four, no wild card, going out (N8)

@@ -185,7 +185,9 @@ def state_to_json(s: CanastaState) -> dict[str, Any]:
     }
 
 
-def _melds(r: PositionReader, field: str, value: Any, check: bool = True) -> dict[int, list[Card]]:
+def _melds(
+    r: PositionReader, field: str, value: Any, check: bool = True, max_wild: int = 3
+) -> dict[int, list[Card]]:
     out: dict[int, list[Card]] = {}
     if not isinstance(value, list):
         raise PositionError(f"{field}: expected a list of melds")
@@ -201,7 +203,7 @@ def _melds(r: PositionReader, field: str, value: Any, check: bool = True) -> dic
             raise PositionError(f"{field}[{j}]: two melds of the same rank (N8)")
         if check:
             wilds = wild_count(cards)
-            if len(cards) < 3 or len(cards) - wilds < 2 or wilds > 3:
+            if len(cards) < 3 or len(cards) - wilds < 2 or wilds > max_wild:
                 raise PositionError(
                     f"{field}[{j}]: a meld is three or more cards, two natural at least, "
                     "three wild at most (N8)"
@@ -235,8 +237,10 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
     s.hands = r.hands()
     s.stock = r.cards("stock")
     s.discard = r.cards("discard")
+    # N17: melds merged when the 3-player partnership formed may hold more wild cards
+    merged = 6 if s.pile_taker is not None else 3
     for t, value in sorted(r.per("melds", len(s.teams), "side").items()):
-        s.melds[t] = _melds(r, f"melds.{t}", value or [])
+        s.melds[t] = _melds(r, f"melds.{t}", value or [], max_wild=merged)
     for t, value in sorted(r.per("red_threes", len(s.teams), "side").items()):
         cards = r.cards(f"red_threes.{t}", value or [])
         if any(not (c.rank == 3 and c.suit in "HD") for c in cards):
