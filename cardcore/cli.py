@@ -319,7 +319,11 @@ def play(
     if table_name:
         if game:
             raise CardcoreError("give either GAME or --table, not both")
-        table, kinds, cfg_seed = config_mod.load_table(config_path, table_name, reg)
+        if players is not None:
+            raise CardcoreError("--players comes from the table's config with --table")
+        table, kinds, cfg_seed = config_mod.load_table(
+            config_path, table_name, reg, parse_options(options), list(house_rules)
+        )
         seed = seed if seed is not None else cfg_seed
     elif game:
         table = _table_from_args(reg, game, players, options, house_rules)

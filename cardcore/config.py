@@ -107,13 +107,30 @@ def check_config(path: Path, registry: Registry) -> list[str]:
     return problems
 
 
-def load_table(path: Path, name: str, registry: Registry) -> tuple[Table, list[str], int | None]:
-    """The named table of a config file: (table, seat kinds, seed)."""
+def load_table(
+    path: Path,
+    name: str,
+    registry: Registry,
+    options: dict[str, Any] | None = None,
+    house_rules: list[str] | None = None,
+) -> tuple[Table, list[str], int | None]:
+    """The named table of a config file: (table, seat kinds, seed).
+
+    ``options`` (from ``--option``) override the table's; ``house_rules``
+    (from ``--house-rule``) come after the table's own.
+    """
     cfg = _load(path)
     if name not in cfg.tables:
         known = ", ".join(sorted(cfg.tables)) or "none"
         raise CardcoreError(f"{path}: no table {name!r}; tables: {known}")
     tcfg = cfg.tables[name]
+    if options or house_rules:
+        tcfg = tcfg.model_copy(
+            update={
+                "options": {**tcfg.options, **(options or {})},
+                "house_rules": [*tcfg.house_rules, *(house_rules or [])],
+            }
+        )
     try:
         table, kinds = build_table(tcfg, registry)
     except TableError as err:

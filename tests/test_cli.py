@@ -264,3 +264,20 @@ def test_an_existing_log_is_never_overwritten(tmp_path):
     code, out = run_cli("play", "paquet_voleur", "--seat", "0=random", "--log", str(log))
     assert code == 2 and "already exists" in out
     assert log.read_text() == "precious\n"
+
+
+def test_play_table_with_overrides():
+    code, out = run_cli(
+        "play",
+        "--table",
+        "bots",
+        "--config",
+        str(ROOT / "games.yaml"),
+        "--option",
+        "deals=2",
+        "--house-rule",
+        "paquet_voleur.take_all_of_rank",
+    )
+    assert code == 0 and "Deal 2" in out
+    code, out = run_cli("play", "--table", "bots", "--config", str(ROOT / "games.yaml"), "--players", "2")
+    assert code == 2 and "--players" in out
