@@ -61,7 +61,8 @@ def capture_sets(values: Sequence[int], v: int) -> list[int]:
     empty = frozenset({0})
 
     def walk(i: int, covered: int) -> frozenset[int]:
-        # covered: items >= i already taken by a group started before i
+        # The items >= i that groups starting at i or later can add, given that
+        # `covered` (items >= i) already belong to groups started before i.
         if i == n:
             return empty
         key = (i, covered)
@@ -70,13 +71,12 @@ def capture_sets(values: Sequence[int], v: int) -> list[int]:
             return got
         bit = 1 << i
         if covered & bit:
-            rest = walk(i + 1, covered & ~bit)
-            res = frozenset(m | bit for m in rest)
+            res = walk(i + 1, covered & ~bit)  # taken by an earlier group
         else:
             acc = set(walk(i + 1, covered))  # item i is left on the table
             for g in groups[i]:
                 if not g & covered:
-                    acc.update(m | bit for m in walk(i + 1, (covered | g) & ~bit))
+                    acc.update(m | g for m in walk(i + 1, (covered | g) & ~bit))
             res = frozenset(acc)
         memo[key] = res
         return res
