@@ -227,7 +227,7 @@ def test_n10_initial_meld_from_hand_is_staged(registry):
     t, s = load("n10_pile_minimum.yaml", registry, discard=["4D"])
     play(t, s, "draw")
     assert "discard 7C" in texts(t, s)
-    play(t, s, "meld QH QS QD")
+    play(t, s, "meld QD QH QS")  # the hand is kept sorted after a draw
     assert s.staged and "discard 7C" not in texts(t, s)  # commit or withdraw first
     assert "lay down the initial meld" not in texts(t, s)  # 30 < 50
     play(t, s, "add JOKER to the Q meld")

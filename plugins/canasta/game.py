@@ -73,6 +73,8 @@ class Canasta:
         n = table.players
         state = new_state(table, match.dealer, list(match.scores))
         i = deal_rounds(state.hands, deck, match.dealer, HAND_SIZE[n])
+        for hand in state.hands:
+            hand.sort(key=lambda c: c.sort_key)
         state.stock = deck[i:]
         table.hook.canasta_start_pile(state=state)
         rules.begin_turn(state, left_of(match.dealer, n))
@@ -233,7 +235,7 @@ class Canasta:
         return Observation(
             seat=seat,
             to_act=state.to_act,
-            hand=tuple(sorted(state.hands[seat], key=lambda c: c.sort_key)),
+            hand=tuple(state.hands[seat]),
             public=public,
         )
 

@@ -45,6 +45,12 @@ from cardcore_plugins.canasta.state import (
 )
 
 CANASTA = 7
+
+
+def _key(c: Card) -> tuple[int, int, str, int]:
+    return c.sort_key  # hands are kept sorted: suit, then rank
+
+
 RANK_NUMBER = {name: r for r, name in RANK_NAMES.items()}
 
 
@@ -188,6 +194,7 @@ def draw_cards(state: CanastaState, seat: int, n: int) -> None:
             continue
         hand.append(c)
         got += 1
+    hand.sort(key=_key)
 
 
 def exhausted_takes(state: CanastaState) -> list[Move]:
@@ -249,6 +256,7 @@ def _pile_taken(state: CanastaState, pile: list[Card], partnership: bool) -> Non
     """The rest of a taken pile goes to hand; red threes in it are laid, not replaced."""
     seat = state.to_act
     state.hands[seat].extend(pile)
+    state.hands[seat].sort(key=_key)
     state.frozen_start = False
     lay_red_threes(state, seat, replace=False)
     if partnership and state.players == 3 and state.pile_taker is None:
@@ -511,6 +519,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
             for cards in staged:
                 hand.extend(cards)
             state.withdrew = "play"
+        hand.sort(key=_key)
     elif kind == "ask_go_out":
         state.asked = "pending"
         state.phase = ANSWER
