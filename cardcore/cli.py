@@ -232,10 +232,7 @@ def house_rules_cmd(as_json: bool) -> None:
 def rules(game: str) -> None:
     """Show a game's rules page, its options and house rules."""
     reg = registry()
-    g = reg.game(game) if game in reg.games else None
-    if g is None:
-        reg.game(game)  # raises with suggestions
-        return
+    g = reg.game(game)  # an unknown name is a one-line error with a suggestion
     click.echo(g.rules_page().rstrip())
     click.echo("\nOptions (--option KEY=VALUE):")
     for key, prop in g.options_model.model_json_schema().get("properties", {}).items():

@@ -93,6 +93,15 @@ class ReplaySummary:
 
 def replay(path: Path, registry: Registry, listener: Listener | None = None) -> ReplaySummary:
     """Re-run the logged game and raise ``ReplayMismatch`` on the first difference."""
+    where = [0]
+    try:
+        return _replay(path, registry, listener, where)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as err:
+        # a line of the wrong shape (a hand-edited or corrupted log)
+        raise ReplayMismatch(f"{path}:{where[0]}: malformed log line ({type(err).__name__}: {err})") from None
+
+
+def _replay(path: Path, registry: Registry, listener: Listener | None, where: list[int]) -> ReplaySummary:
     lines = read_log(path)
     try:
         lineno, head = next(lines)
@@ -125,7 +134,8 @@ def replay(path: Path, registry: Registry, listener: Listener | None = None) -> 
         produced.clear()
         logged.clear()
 
-    for lineno, ev in lines:  # noqa: B007 (fail() reads lineno)
+    for lineno, ev in lines:
+        where[0] = lineno
         kind = ev["event"]
         if kind == "match_start":
             check_chance()

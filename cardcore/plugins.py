@@ -22,6 +22,7 @@ from importlib.metadata import entry_points
 
 import pluggy
 
+from cardcore.errors import CardcoreError
 from cardcore.game import GameSpec, HouseRuleSpec
 from cardcore.hookspecs import PROJECT, DiscoverySpec
 
@@ -30,7 +31,7 @@ ENV_DISABLE = "CARDCORE_DISABLE_PLUGINS"
 ENV_TRACE = "CARDCORE_TRACE_HOOKS"
 
 
-class UnknownNameError(LookupError):
+class UnknownNameError(CardcoreError, LookupError):
     """An unknown game or house rule; the message suggests close names."""
 
     def __str__(self) -> str:

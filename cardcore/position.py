@@ -139,4 +139,7 @@ def position_from_data(
         state = table.load_state(data)
     except (TableError, PositionError) as err:
         raise CardcoreError(f"{where}: {err}") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as err:
+        # a field of an unexpected shape that a game's reader did not name
+        raise CardcoreError(f"{where}: malformed position ({type(err).__name__}: {err})") from None
     return table, state

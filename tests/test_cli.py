@@ -81,6 +81,7 @@ def test_moves_accepts_json_positions(tmp_path):
         (("simulate", "paquet_voleur", "--deals", "1", "--seat", "9=random"), "no seat 9"),
         (("simulate", "paquet_voleur", "--deals", "1", "--bot", "clever"), "unknown player kind"),
         (("play", "nosuchgame"), "unknown game"),
+        (("rules", "carousel"), "did you mean 'carrousel'"),
         (("replay", "missing.jsonl"), "No such file"),
     ],
 )
@@ -102,6 +103,9 @@ def test_bad_input_is_one_line_exit_2(args, needle):
         ("game: paquet_voleur\nplayers: 3\nto_act: 5\n", "to_act"),
         ("game: nope\n", "unknown game"),
         ("- 1\n", "a position is a mapping"),
+        ("game: canasta\nhas_melded: 3\n", "has_melded: expected a list"),
+        ("game: canasta\nnew_ranks: [Z]\n", "new_ranks"),
+        ("game: carrousel\ntable: [{build: [5H], owner: 0}]\n", "two or more cards"),
     ],
 )
 def test_bad_position_files(tmp_path, body, needle):
@@ -187,6 +191,10 @@ def test_replay_detects_tampering(tmp_path):
     log.write_text("not json\n")
     code, out = run_cli("replay", str(log), "--check")
     assert code == 2 and "not valid JSON" in out
+    first = json.dumps({"event": "table", "format": "cardcore-log/1", "game": "paquet_voleur"})
+    log.write_text(first + "\n" + json.dumps({"event": "match_start", "seed": [1]}) + "\n")
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 2 and ":2: malformed log line" in out and "Traceback" not in out
 
 
 def test_third_party_house_rule_package(tmp_path):

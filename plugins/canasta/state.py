@@ -15,7 +15,7 @@ from cardcore.game import DealState, PositionError
 from cardcore.position import PositionReader
 from cardcore.seats import left_of
 from cardcore.table import Table
-from cardcore_plugins.canasta.cards import WILD
+from cardcore_plugins.canasta.cards import RANK_NAMES, WILD, rank_of_name
 
 DRAW, PILE, PLAY, ANSWER = "draw", "pile", "play", "answer"
 PHASES = (DRAW, PILE, PLAY, ANSWER)
@@ -178,7 +178,7 @@ def state_to_json(s: CanastaState) -> dict[str, Any]:
         "withdrew": s.withdrew,
         "touched": s.touched,
         "melded_now": s.melded_now,
-        "new_ranks": sorted(s.new_ranks),
+        "new_ranks": [RANK_NAMES[r] for r in sorted(s.new_ranks)],
         "has_melded": [i for i, m in enumerate(s.has_melded) if m],
         "last_red_three": s.last_red_three,
         "over": s.over,
@@ -267,8 +267,12 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
     s.withdrew = withdrew
     s.touched = bool(r.get("touched", False))
     s.melded_now = bool(r.get("melded_now", False))
-    s.new_ranks = {int(x) for x in r.get("new_ranks", [])}
-    for seat in r.get("has_melded", []):
+    for name in _list(r, "new_ranks"):
+        rank = rank_of_name(name)
+        if rank is None:
+            raise PositionError(f"new_ranks: {name!r} is not a rank (A, K … 3)")
+        s.new_ranks.add(rank)
+    for seat in _list(r, "has_melded"):
         s.has_melded[r.index("has_melded", seat, n, "seat")] = True
     s.last_red_three = bool(r.get("last_red_three", False))
     s.over = bool(r.get("over", False))
@@ -279,6 +283,13 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
     if phase == PILE and not s.staged:
         raise PositionError("phase: pile needs the staged meld with the pile's top card")
     return s
+
+
+def _list(r: PositionReader, field: str) -> list[Any]:
+    value = r.get(field, [])
+    if not isinstance(value, list):
+        raise PositionError(f"{field}: expected a list")
+    return value
 
 
 def partnership_teams(players: int, alone: int) -> list[tuple[int, ...]]:
