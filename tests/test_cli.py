@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from conftest import POSITIONS, cli_json, run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 PV = POSITIONS / "paquet_voleur"
 ROOT = Path(__file__).parent.parent
@@ -289,3 +291,56 @@ def test_play_table_with_overrides():
     assert code == 0 and "Deal 2" in out
     code, out = run_cli("play", "--table", "bots", "--config", str(ROOT / "games.yaml"), "--players", "2")
     assert code == 2 and "--players" in out
+
+
+_JUNK = st.sampled_from(
+    [None, 5, -1, 99, "x", "5H", [], {}, [1, 2], {"a": 1}, ["5H", "5H"], [["5H"]], True, 3.5, "JOKER"]
+)
+_FIELDS = st.sampled_from(
+    [
+        "players",
+        "options",
+        "house_rules",
+        "dealer",
+        "to_act",
+        "hands",
+        "table",
+        "stock",
+        "piles",
+        "discard",
+        "melds",
+        "red_threes",
+        "scores",
+        "phase",
+        "staged",
+        "asked",
+        "pile_taker",
+        "went_out",
+        "last_capture",
+        "last_taker",
+        "has_melded",
+        "withdrew",
+    ]
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.sampled_from(
+        ["carrousel/c8_other_player.yaml", "canasta/n12_go_out.yaml", "paquet_voleur/p5_pair_steal.yaml"]
+    ),
+    st.lists(st.tuples(_FIELDS, _JUNK), min_size=1, max_size=3),
+)
+def test_fuzzed_positions_never_crash(tmp_path_factory, name, changes):
+    """Whatever a position file holds, `moves` and `score` answer or fail in one line."""
+    import yaml
+
+    data = yaml.safe_load((POSITIONS / name).read_text())
+    data.update(dict(changes))
+    p = tmp_path_factory.mktemp("fz") / "pos.yaml"
+    p.write_text(yaml.safe_dump(data))
+    for cmd in ("moves", "score"):
+        code, out = run_cli(cmd, str(p), "--json")
+        assert code in (0, 2), out
+        if code == 2:
+            assert len(out.strip().splitlines()) == 1 and "Traceback" not in out
