@@ -142,10 +142,20 @@ def test_c6_capture_sets_match_brute_force(values, v):
     assert set(got) == _brute(values, v)
 
 
-def test_c6_large_table_lists_distinct_sets_only():
-    values = [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4]
-    got = capture_sets(values, 20)
-    assert len(got) == len(set(got)) == 4659
+@pytest.mark.parametrize(
+    "values,v,count",
+    [
+        # counts cross-checked with an independent item-by-item enumeration
+        ([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4], 20, 4659),
+        ([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6], 12, 10877),
+        ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 1, 2, 3, 4, 5, 6], 20, 12703),
+        ([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5], 10, 52287),
+    ],
+)
+def test_c6_large_table_lists_distinct_sets_only(values, v, count):
+    """15+ items: hundreds of thousands of ways to split, thousands of distinct sets."""
+    got = capture_sets(values, v)
+    assert len(got) == len(set(got)) == count
 
 
 # ---- C7 -----------------------------------------------------------------------

@@ -2,17 +2,17 @@
 trailing (C10).
 
 Captures by sum are generated as *distinct sets of taken items*, never as
-ways of splitting them into groups.  ``capture_sets`` first lists every group
-(a set of table items whose values add up to v) by its lowest item, then walks
-the items in table order: an item is either left, covered by a group chosen
-earlier, or the lowest item of a new group.  Memoised on (item, covered items
-to come), the walk meets each distinct taken set a bounded number of times
-even when the number of ways to form it runs into the hundreds of thousands.
+ways of splitting them into groups: ``capture_sets`` searches the counts of
+each value that can be split into groups (cheap: items of one value are
+interchangeable for that question), then expands each count vector into the
+concrete sets of cards, so its work follows the number of distinct sets even
+when the ways to split them run into the hundreds of thousands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from cardcore.cards import Card
 from cardcore.moves import Move
@@ -20,69 +20,86 @@ from cardcore_plugins.carrousel.cards import BROOM_CARD, VALUES
 from cardcore_plugins.carrousel.state import Build, CarrouselState, Item, item_cards
 
 
-def groups_by_lowest(values: Sequence[int], v: int) -> list[list[int]]:
-    """For each item i, the bitmasks of the groups summing to ``v`` whose lowest item is i."""
-    n = len(values)
-    out: list[list[int]] = [[] for _ in range(n)]
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + values[i]
-
-    def extend(j: int, need: int, mask: int, into: list[int]) -> None:
-        # choose items j.. to add up to `need` (all values are positive)
-        if suffix[j] < need:
-            return
-        for k in range(j, n):
-            vk = values[k]
-            if vk == need:
-                into.append(mask | (1 << k))
-            elif vk < need:
-                extend(k + 1, need - vk, mask | (1 << k), into)
-
-    for i in range(n):
-        vi = values[i]
-        if vi == v:
-            out[i].append(1 << i)
-        elif vi < v:
-            extend(i + 1, v - vi, 1 << i, out[i])
-    return out
-
-
 def capture_sets(values: Sequence[int], v: int) -> list[int]:
     """Every distinct non-empty set (bitmask) of items that splits into disjoint
-    groups each adding up to ``v`` (C6), fewest items first."""
-    n = len(values)
-    if not n:
-        return []
-    groups = groups_by_lowest(values, v)
-    if not any(groups):
-        return []
-    memo: dict[tuple[int, int], frozenset[int]] = {}
-    empty = frozenset({0})
+    groups each adding up to ``v`` (C6), fewest items first.
 
-    def walk(i: int, covered: int) -> frozenset[int]:
-        # The items >= i that groups starting at i or later can add, given that
-        # `covered` (items >= i) already belong to groups started before i.
-        if i == n:
-            return empty
-        key = (i, covered)
-        got = memo.get(key)
-        if got is not None:
-            return got
-        bit = 1 << i
-        if covered & bit:
-            res = walk(i + 1, covered & ~bit)  # taken by an earlier group
-        else:
-            acc = set(walk(i + 1, covered))  # item i is left on the table
-            for g in groups[i]:
-                if not g & covered:
-                    acc.update(m | g for m in walk(i + 1, (covered | g) & ~bit))
-            res = frozenset(acc)
-        memo[key] = res
-        return res
+    Whether a set splits depends only on how many items of each value it holds,
+    so the search runs on *value counts*: the shapes of one group (how many items
+    of each value add up to v), then every sum of shapes that fits the table.
+    Each such count vector is then expanded into the concrete sets of items.
+    The work is about the number of distinct sets, never the number of ways to
+    split them into groups.
+    """
+    by_value: dict[int, list[int]] = {}
+    for i, x in enumerate(values):
+        if x <= v:
+            by_value.setdefault(x, []).append(i)
+    if not by_value:
+        return []
+    vals = sorted(by_value)
+    caps = tuple(len(by_value[x]) for x in vals)
+    m = len(vals)
+    shapes: list[tuple[int, ...]] = []
+    vec = [0] * m
 
-    found = walk(0, 0) - {0}
-    return sorted(found, key=lambda m: (m.bit_count(), m))
+    def shape(j: int, rest: int) -> None:
+        if rest == 0:
+            shapes.append(tuple(vec))
+            return
+        if j == m:
+            return
+        x = vals[j]
+        for k in range(min(caps[j], rest // x), -1, -1):
+            vec[j] = k
+            shape(j + 1, rest - k * x)
+        vec[j] = 0
+
+    shape(0, v)
+    if not shapes:
+        return []
+    # Count vectors are packed in one integer, 6 bits per value, so that adding a
+    # shape is one addition and "fits the table" one subtraction: a guard bit
+    # per field stays set as long as no count exceeds the table's.
+    guard = sum(32 << (6 * j) for j in range(m))
+    limit = sum(c << (6 * j) for j, c in enumerate(caps)) + guard
+    packed = [sum(k << (6 * j) for j, k in enumerate(sh)) for sh in shapes]
+    # Every splittable vector is a sum of shapes; adding them by their lowest
+    # value (each new shape holds the lowest value so far) reaches each vector
+    # while trying far fewer sums.
+    lowest = [next(j for j, k in enumerate(sh) if k) for sh in shapes]
+    order = sorted(range(len(shapes)), key=lambda i: lowest[i])
+    steps = [(packed[i], lowest[i]) for i in order]
+    reached: set[int] = set()
+    frontier = [(0, m)]
+    while frontier:
+        grown = []
+        for have, low in frontier:
+            for sh, sh_low in steps:
+                if sh_low > low:
+                    break
+                t = have + sh
+                if t not in reached and (limit - t) & guard == guard:
+                    reached.add(t)
+                    grown.append((t, sh_low))
+        frontier = grown
+    # the concrete item sets of each count vector
+    choose: list[dict[int, list[int]]] = []
+    for x in vals:
+        idx = by_value[x]
+        choose.append(
+            {k: [sum(1 << i for i in c) for c in combinations(idx, k)] for k in range(len(idx) + 1)}
+        )
+    out: list[int] = []
+    for t in reached:
+        masks = [0]
+        for j in range(m):
+            k = (t >> (6 * j)) & 31
+            if k:
+                masks = [a | b for a in masks for b in choose[j][k]]
+        out.extend(masks)
+    out.sort(key=lambda mask: (mask.bit_count(), mask))
+    return out
 
 
 def build_sets(values: Sequence[int], is_build: Sequence[bool], needs: set[int]) -> list[int]:
