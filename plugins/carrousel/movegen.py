@@ -84,19 +84,21 @@ def capture_sets(values: Sequence[int], v: int) -> list[int]:
                     grown.append((t, sh_low))
         frontier = grown
     # the concrete item sets of each count vector
-    choose: list[dict[int, list[int]]] = []
-    for x in vals:
-        idx = by_value[x]
-        choose.append(
-            {k: [sum(1 << i for i in c) for c in combinations(idx, k)] for k in range(len(idx) + 1)}
-        )
+    choose: dict[tuple[int, int], list[int]] = {}
     out: list[int] = []
     for t in reached:
         masks = [0]
-        for j in range(m):
-            k = (t >> (6 * j)) & 31
+        j = 0
+        while t:
+            k = t & 31
             if k:
-                masks = [a | b for a in masks for b in choose[j][k]]
+                picks = choose.get((j, k))
+                if picks is None:
+                    idx = by_value[vals[j]]
+                    picks = choose[j, k] = [sum(1 << i for i in c) for c in combinations(idx, k)]
+                masks = [a | b for a in masks for b in picks]
+            t >>= 6
+            j += 1
         out.extend(masks)
     out.sort(key=lambda mask: (mask.bit_count(), mask))
     return out
