@@ -69,10 +69,10 @@ def play_deal(
     for lst in listeners:
         lst.deal_start(match, state)
     n = 0
-    legal_moves = table.legal_moves
-    apply_move = table.hook.cardcore_apply_move
-    is_over = table.hook.cardcore_is_deal_over
-    while not is_over(state=state):
+    legal_moves = table.fast_legal_moves
+    apply_move = table.fast_apply_move
+    is_over = table.fast_is_deal_over
+    while not is_over(state):
         seat = state.to_act
         moves = legal_moves(state)
         player = players[seat]
@@ -80,7 +80,7 @@ def play_deal(
         move = player.choose(obs, moves)
         if move not in moves:
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
-        apply_move(state=state, move=move)
+        apply_move(state, move)
         n += 1
         for lst in listeners:
             lst.move(match, state, seat, move)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pluggy
@@ -78,6 +78,18 @@ class Table:
             pm.enable_tracing()
         self.pm = pm
         self.hook = pm.hook
+        # The engine's inner loop: direct calls when one plain implementation
+        # answers a hook (no wrapper, no tracing), else the hook itself.
+        traced = bool(os.environ.get(ENV_TRACE))
+        self.fast_legal_moves: Callable[[DealState], list[Move]] = _direct(
+            pm.hook.cardcore_legal_moves, ("state",), traced
+        )
+        self.fast_apply_move: Callable[[DealState, Move], DealState] = _direct(
+            pm.hook.cardcore_apply_move, ("state", "move"), traced
+        )
+        self.fast_is_deal_over: Callable[[DealState], bool] = _direct(
+            pm.hook.cardcore_is_deal_over, ("state",), traced
+        )
         self.deck: list[Card] = self.hook.cardcore_build_deck(table=self)
         self.player_kinds: dict[str, Any] = {}
         self.hook.cardcore_register_players(register=self.player_kinds.__setitem__)
@@ -117,7 +129,7 @@ class Table:
 
     # ---- the facade: one method per hook --------------------------------
     def legal_moves(self, state: DealState) -> list[Move]:
-        return self.hook.cardcore_legal_moves(state=state)  # type: ignore[no-any-return]
+        return self.fast_legal_moves(state)
 
     def apply(self, state: DealState, move: Move, legal: Sequence[Move] | None = None) -> DealState:
         """Play ``move``; raise ``IllegalMoveError`` (state unchanged) if it is not legal."""
@@ -127,10 +139,10 @@ class Table:
             reason = self.hook.cardcore_explain_illegal(state=state, move=move)
             text = self.move_text(move, state)
             raise IllegalMoveError(f"illegal move {text!r}: {reason or 'not a legal move here'}")
-        return self.hook.cardcore_apply_move(state=state, move=move)  # type: ignore[no-any-return]
+        return self.fast_apply_move(state, move)
 
     def is_deal_over(self, state: DealState) -> bool:
-        return bool(self.hook.cardcore_is_deal_over(state=state))
+        return bool(self.fast_is_deal_over(state))
 
     def finish_deal(self, state: DealState) -> None:
         self.hook.cardcore_finish_deal(state=state)
@@ -168,3 +180,18 @@ class Table:
         from cardcore.match import Match
 
         return Match(self, seed)
+
+
+def _direct(caller: Any, argnames: tuple[str, ...], traced: bool) -> Any:
+    """A positional callable for a hook: its only implementation's function when
+    exactly one plain implementation answers it, else a call through pluggy."""
+    impls = caller.get_hookimpls()
+    if not traced and len(impls) == 1:
+        impl = impls[0]
+        if not impl.hookwrapper and not impl.wrapper and tuple(impl.argnames) == argnames:
+            return impl.function
+
+    def call(*args: Any) -> Any:
+        return caller(**dict(zip(argnames, args, strict=True)))
+
+    return call
