@@ -65,6 +65,21 @@ class HouseRuleSpec:
     ruling: str = ""
 
 
+def house_rules_hook(specs: list[HouseRuleSpec]) -> Callable[..., None]:
+    """A ``cardcore_register_house_rules`` implementation registering ``specs``.
+
+    A house-rule module says ``cardcore_register_house_rules = house_rules_hook(HOUSE_RULES)``.
+    """
+    from cardcore.hookspecs import hookimpl
+
+    @hookimpl
+    def cardcore_register_house_rules(register: Callable[[HouseRuleSpec], None]) -> None:
+        for spec in specs:
+            register(spec)
+
+    return cardcore_register_house_rules
+
+
 class DealState:
     """Base of every game's deal state: the fields the engine reads.
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from cardcore.game import HouseRuleSpec
+from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
 from cardcore_plugins.canasta.cards import WILD, is_black_three, is_red_three
 from cardcore_plugins.canasta.state import CanastaState
@@ -72,7 +70,4 @@ HOUSE_RULES = [
 ]
 
 
-@hookimpl
-def cardcore_register_house_rules(register: Callable[[HouseRuleSpec], None]) -> None:
-    for spec in HOUSE_RULES:
-        register(spec)
+cardcore_register_house_rules = house_rules_hook(HOUSE_RULES)

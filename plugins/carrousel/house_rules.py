@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Generator
 
-from cardcore.game import HouseRuleSpec
+from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
 from cardcore_plugins.carrousel.state import CarrouselState
 
@@ -109,7 +109,4 @@ HOUSE_RULES = [
 ]
 
 
-@hookimpl
-def cardcore_register_house_rules(register: Callable[[HouseRuleSpec], None]) -> None:
-    for spec in HOUSE_RULES:
-        register(spec)
+cardcore_register_house_rules = house_rules_hook(HOUSE_RULES)

@@ -6,9 +6,9 @@ a third-party house rule would.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 
-from cardcore.game import HouseRuleSpec
+from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move
 from cardcore_plugins.paquet_voleur.game import PVState
@@ -60,7 +60,4 @@ HOUSE_RULES = [
 ]
 
 
-@hookimpl
-def cardcore_register_house_rules(register: Callable[[HouseRuleSpec], None]) -> None:
-    for spec in HOUSE_RULES:
-        register(spec)
+cardcore_register_house_rules = house_rules_hook(HOUSE_RULES)
