@@ -483,9 +483,13 @@ def test_greedy_beats_random():
 
 def test_n17_each_player_minimum_from_own_score(registry):
     data = {
-        "game": "canasta", "players": 3, "dealer": 2, "to_act": 0,
+        "game": "canasta",
+        "players": 3,
+        "dealer": 2,
+        "to_act": 0,
         "hands": {0: ["5H", "5S", "9C"], 1: ["4C", "4D"], 2: ["6C", "6D"]},
-        "stock": ["9D", "9H"], "discard": ["7C"],
+        "stock": ["9D", "9H"],
+        "discard": ["7C"],
         "scores": {0: 1600, 1: 0, 2: -5},
     }
     t, s = position_from_data(data, registry)

@@ -151,3 +151,41 @@ def test_registry_is_not_global():
     a, b = discover(), discover()
     assert a is not b and a.games.keys() == b.games.keys()
     assert discover(use_entry_points=False).games == {}
+
+
+@pytest.mark.parametrize("game,players", [("paquet_voleur", 4), ("carrousel", 2), ("canasta", 3)])
+def test_same_seed_same_game_across_processes(game, players):
+    """Object ids and hash seeds differ between processes; the games must not."""
+    import json
+    import os
+
+    outs = []
+    for hashseed in ("1", "2"):
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "cardcore.cli",
+                "simulate",
+                game,
+                "--players",
+                str(players),
+                "--bot",
+                "greedy",
+                "--seat",
+                "0=random",
+                "--deals",
+                "12",
+                "--seed",
+                "5",
+                "--json",
+            ],
+            env={**os.environ, "PYTHONHASHSEED": hashseed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        data = json.loads(out)
+        data.pop("seconds")
+        outs.append(data)
+    assert outs[0] == outs[1]
