@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 class GreedyPlayer:
     """Melds early, takes the pile when it gains, blocks the pile with black
-    threes, freezes a big pile with a wild card, otherwise keeps wild cards, and
-    goes out as soon as it can.
+    threes, freezes a big pile with a wild card, otherwise keeps wild cards,
+    avoids discarding ranks the opponents have melded, and goes out as soon as
+    it can.
 
     Every legal move gets a priority; the first best in legal order is played
     (deterministic).  It sees only its seat's observation.
@@ -29,6 +30,7 @@ class GreedyPlayer:
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         self.seat = seat
         self.pile_size = 0
+        self.opponent_ranks: set[str] = set()
 
     def value(self, m: Move, hand: Sequence, counts: Counter) -> float:
         k = m.kind
@@ -66,6 +68,8 @@ class GreedyPlayer:
             if is_black_three(c):
                 return 110
             bad = VALUES[c] / 10 + (30 if WILD[c] else 0) + 5 * (counts[c.rank] - 1)
+            if c.name[:-1] in self.opponent_ranks:
+                bad += 40  # they could take the pile onto their meld
             return 100 - bad
         if k == "withdraw":
             return 5
@@ -74,6 +78,7 @@ class GreedyPlayer:
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
         hand = observation.hand if observation else ()
         self.pile_size = observation.public.get("pile_size", 0) if observation else 0
+        self.opponent_ranks = set(observation.public.get("opponent_meld_ranks", ())) if observation else set()
         counts = Counter(c.rank for c in hand)
         best = moves[0]
         best_value = self.value(best, hand, counts)

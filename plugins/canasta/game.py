@@ -19,7 +19,7 @@ from cardcore.players import PlayerFactory
 from cardcore.seats import left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.canasta import rules
-from cardcore_plugins.canasta.cards import DECK, VALUES, WILD, is_red_three
+from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.hookspecs import CanastaSpec
 from cardcore_plugins.canasta.scoring import team_breakdown
 from cardcore_plugins.canasta.state import (
@@ -223,6 +223,10 @@ class Canasta:
                 "/".join(names[s] for s in side): state.scores[i] for i, side in enumerate(self.table.sides)
             },
         }
+        mine = state.team_of(seat)
+        public["opponent_meld_ranks"] = sorted(
+            {RANK_NAMES[r] for t, ms in enumerate(state.melds) if t != mine for r in ms}
+        )
         if state.staged:
             public["staged"] = [meld_text(m) for m in state.staged.values()]
             public["staged_points"] = rules.meld_points(state.staged)
