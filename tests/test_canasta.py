@@ -494,3 +494,29 @@ def test_n17_each_player_minimum_from_own_score(registry):
     }
     t, s = position_from_data(data, registry)
     assert [t.observe(s, seat).public["initial_minimum"] for seat in range(3)] == [90, 50, 15]
+
+
+def test_n12_n18_ask_before_a_concealed_going_out(registry):
+    hand = ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "5H", "5S", "5D", "9C"]
+    t, s = load(
+        "n12_go_out.yaml",
+        registry,
+        hands={0: hand},
+        melds={},
+        scores={0: 0, 1: 0},
+        house_rules=["canasta.permission_required"],
+    )
+    play(t, s, "ask partner: may I go out?")
+    play(t, s, "answer: yes, go out")
+    for step in [
+        "meld KH KS KD",
+        "add KC to the K meld",
+        "add KH to the K meld",
+        "add KS to the K meld",
+        "add KD to the K meld",
+        "meld 5H 5S 5D",
+        "lay down the initial meld",
+        "discard 9C",
+    ]:
+        play(t, s, step)
+    assert s.went_out == 0 and s.went_out_concealed

@@ -415,8 +415,12 @@ def play_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move
             out.append(Move("discard", c))
     # N12: "May I go out?" is asked first, before melding in this turn
     asking = state.players == 4 and state.asked is None and not state.melded_now
-    if asking and melds and can_go_out(melds, hand, need):
-        out.append(Move("ask_go_out"))
+    if asking and can_go_out(melds, hand, need):
+        # a side that has not melded must also reach its minimum (N10): melding
+        # all but the most valuable card is the least it will lay down
+        values = [VALUES[c] for c in hand]
+        if melds or sum(values) - max(values) >= minimum:
+            out.append(Move("ask_go_out"))
     if not out:
         out.append(Move("stop"))  # nothing is possible: the deal ends (see docs)
     return out
