@@ -127,7 +127,7 @@ class Canasta:
 
     @hookimpl
     def cardcore_explain_illegal(self, state: CanastaState, move: Move) -> str | None:
-        return rules.explain(state, move, self.cardcore_legal_moves(state))
+        return rules.explain(state, move)
 
     @hookimpl
     def cardcore_apply_move(self, state: CanastaState, move: Move) -> CanastaState:

@@ -22,6 +22,7 @@ discard, or be able to go out).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from cardcore.cards import Card
 from cardcore.moves import Move
@@ -264,8 +265,8 @@ def _pile_taken(state: CanastaState, pile: list[Card], partnership: bool) -> Non
 
 
 # ---- legal moves ----------------------------------------------------------------
-def _first(hand: list[Card], pred: object, n: int) -> list[Card] | None:
-    got = [c for c in hand if pred(c)][:n]  # type: ignore[operator]
+def _first(hand: list[Card], pred: Callable[[Card], bool], n: int) -> list[Card] | None:
+    got = [c for c in hand if pred(c)][:n]
     return got if len(got) == n else None
 
 
@@ -563,7 +564,7 @@ def deal_over(state: CanastaState) -> bool:
     return state.over or state.went_out is not None
 
 
-def explain(state: CanastaState, m: Move, legal: list[Move]) -> str:
+def explain(state: CanastaState, m: Move) -> str:
     """Why ``m`` is not legal (naming the ruling)."""
     seat = state.to_act
     team = state.team_of(seat)
@@ -608,14 +609,4 @@ def explain(state: CanastaState, m: Move, legal: list[Move]) -> str:
 def rank_of(m: Move) -> int | None:
     """The rank (as a number) a ``meld`` or ``add`` move names in its ``rank`` field."""
     name = m.get("rank")
-    return None if name is None else RANK_NUMBER[name]
-
-
-__all__ = [
-    "apply",
-    "begin_turn",
-    "can_go_out",
-    "deal_over",
-    "legal_moves",
-    "meld_rank",
-]
+    return None if name is None else RANK_NUMBER.get(name)
