@@ -40,7 +40,6 @@ from cardcore_plugins.canasta.state import (
     PILE,
     PLAY,
     CanastaState,
-    meld_rank,
     partnership_teams,
     wild_count,
 )
