@@ -520,3 +520,50 @@ def test_n12_n18_ask_before_a_concealed_going_out(registry):
     ]:
         play(t, s, step)
     assert s.went_out == 0 and s.went_out_concealed
+
+
+@pytest.mark.parametrize(
+    "changes,move,reason",
+    [
+        ({}, Move("take_pile", None, (), (("cards", ()),)), "already this turn"),  # phase play
+        ({"phase": "draw", "discard": ["7C", "2H"]}, Move("take_pile", None, (), (("cards", ()),)), "N9"),
+        ({"phase": "draw"}, Move("discard", card("9C")), "N5"),
+        ({}, Move("discard", card("KH")), "not in your hand"),
+        ({"melds": {0: [["5C", "5S", "5D"]], 1: []}}, Move("add", card("5H"), (), (("rank", "5"),)), "N11"),
+        (
+            {"hands": {0: ["3C", "3S", "3C", "9H", "9D"]}},
+            Move("meld", None, (), (("cards", (card("3C"), card("3S"), card("3C", 1))), ("rank", "3"))),
+            "N8",
+        ),
+        (
+            {"hands": {0: ["QH", "QS", "9H", "9D"]}},
+            Move("meld", None, (), (("cards", (card("QH"), card("QS"), card("9H"))), ("rank", "Q"))),
+            "N8",
+        ),
+        (
+            {"hands": {0: ["QH", "JOKER", "2C", "9D", "9S"]}},
+            Move("meld", None, (), (("cards", (card("QH"), card("JOKER"), card("2C"))), ("rank", "Q"))),
+            "two natural",
+        ),
+    ],
+)
+def test_illegal_moves_name_the_rule(registry, changes, move, reason):
+    t, s = load("n12_go_out.yaml", registry, **changes)
+    with pytest.raises(IllegalMoveError, match=reason):
+        t.apply(s, move)
+
+
+def test_default_move_text_and_make_move():
+    from cardcore.moves import default_move_text, make_move, move_to_json
+
+    m = make_move("capture", card("7S"), [card("3C"), card("4H")], value=7, onto=(card("2C"),))
+    assert m.extra == (("onto", (card("2C"),)), ("value", 7))
+    assert default_move_text(m) == "capture 7S onto 2C value 7 takes 3C 4H"
+    assert move_to_json(m, "t") == {
+        "kind": "capture",
+        "card": "7S",
+        "text": "t",
+        "takes": ["3C", "4H"],
+        "onto": ["2C"],
+        "value": 7,
+    }

@@ -251,6 +251,8 @@ class Canasta:
         if k == "take_pile":
             cards = move.get("cards")
             n = len(move.takes)
+            if not move.takes:
+                return "take the pile"
             if not cards:
                 return f"take the pile ({n} cards) onto your {move.takes[-1].name[:-1]} meld"
             return f"take the pile ({n} cards) with " + " ".join(c.name for c in cards)

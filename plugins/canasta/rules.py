@@ -569,6 +569,8 @@ def explain(state: CanastaState, m: Move) -> str:
     team = state.team_of(seat)
     if state.phase == ANSWER and m.kind != "answer":
         return "your partner asked to go out: answer yes or no (N12)"
+    if state.phase != DRAW and m.kind in ("draw", "take_pile"):
+        return "you have drawn or taken the pile already this turn (N5)"
     if m.kind == "take_pile":
         if not state.discard:
             return "the pile is empty"
@@ -582,15 +584,29 @@ def explain(state: CanastaState, m: Move) -> str:
         return "take the pile with two naturals, a natural and a wild card, or onto your meld (N9)"
     if state.phase == DRAW and m.kind != "draw":
         return "first draw from the stock or take the pile (N5)"
+    hand = state.hands[seat]
+    used = list(m.get("cards", ())) or ([m.card] if m.card is not None else [])
+    missing = [c for c in used if c not in hand]
+    if missing:
+        return f"{missing[0]} is not in your hand"
     if m.kind == "meld":
         cards = list(m.get("cards", ()))
-        if rank_of(m) == 3:
+        r = rank_of(m)
+        if r == 3:
             return "black threes are melded only when going out in the same turn (N8)"
-        if len(cards) >= 3 and sum(1 for c in cards if not WILD[c]) < 2:
+        if any(not WILD[c] and c.rank != r for c in cards):
+            return "a meld holds cards of one rank, and wild cards (N8)"
+        if sum(1 for c in cards if not WILD[c]) < 2:
             return "a meld needs at least two natural cards (N8)"
-        if rank_of(m) in state.melds[team]:
+        if r in state.melds[team]:
             return "a side has at most one meld of each rank (N8)"
-        return "a meld is three or more cards of one rank, at most three wild (N8)"
+    if m.kind in ("meld", "add") and len(hand) - len(used) < 2 and rank_of(m) != 3:
+        return (
+            "keep a card to discard: melding down to one card or none is going out, "
+            "which needs the canastas (N11) and, if asked, the partner's yes (N12)"
+        )
+    if m.kind == "meld":
+        return "a new meld is three cards: three naturals, or two and a wild card (N8)"
     if m.kind == "discard":
         if state.staged:
             return "commit or withdraw your initial meld before discarding (N10)"
