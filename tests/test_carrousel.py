@@ -428,3 +428,20 @@ def test_c7a_strict_pairs(registry):
         redeals += any(e["kind"] == "redeal" for e in match.take_events())
     assert redeals
     check_random_playouts(t, deals=4, seed=2)
+
+
+@pytest.mark.parametrize(
+    "name,move,reason",
+    [
+        ("c6_sum_7.yaml", Move("capture", card("7S"), (card("3C"),)), "C6"),
+        ("c7_two_kings.yaml", Move("capture", card("KS"), (card("KC"), card("KD"))), "C7"),
+        ("c8_build.yaml", Move("build", card("AH"), (), (("onto", (card("2C"),)), ("value", 3))), "C8"),
+        ("c6_sum_7.yaml", Move("capture", card("9D"), (card("3C"),)), "not in the hand"),
+    ],
+)
+def test_illegal_moves_name_the_rule(registry, name, move, reason):
+    t, s = position(f"carrousel/{name}", registry)
+    before = t.dump_state(s)
+    with pytest.raises(IllegalMoveError, match=reason):
+        t.apply(s, move)
+    assert t.dump_state(s) == before  # nothing changed
