@@ -142,6 +142,11 @@ def card_str(c: Card, symbols: bool = False) -> str:
     return c.name
 
 
+def names(cards: Iterable[Card]) -> list[str]:
+    """The canonical texts of cards, as JSON and position files hold them."""
+    return [c.name for c in cards]
+
+
 def cards_str(cards: Iterable[Card], symbols: bool = False) -> str:
     return " ".join(card_str(c, symbols) for c in cards)
 

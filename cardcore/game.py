@@ -100,6 +100,24 @@ class DealState:
     def clone(self) -> DealState:  # pragma: no cover - every game overrides it
         raise NotImplementedError
 
+    def start_fields(self, table: Table, dealer: int) -> None:
+        """Set the core fields of a new deal: empty hands and stock, the player
+        to the dealer's left to act."""
+        self.table = table
+        self.dealer = dealer
+        self.to_act = (dealer + 1) % table.players
+        self.hands = [[] for _ in range(table.players)]
+        self.stock = []
+
+    def copy_fields_to(self, other: DealState) -> None:
+        """Copy the core fields into ``other`` (for a game's ``clone``): new
+        lists, shared (immutable) cards and table."""
+        other.table = self.table
+        other.dealer = self.dealer
+        other.to_act = self.to_act
+        other.hands = [list(h) for h in self.hands]
+        other.stock = list(self.stock)
+
     @property
     def players(self) -> int:
         return len(self.hands)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcore.cards import Card
+from cardcore.cards import Card, names
 from cardcore.game import DealState, PositionError
 from cardcore.position import PositionReader
-from cardcore.seats import left_of
 from cardcore.table import Table
 from cardcore_plugins.canasta.cards import RANK_NAMES, WILD, rank_of_name
 
@@ -88,11 +87,7 @@ class CanastaState(DealState):
 
     def clone(self) -> CanastaState:
         s = CanastaState.__new__(CanastaState)
-        s.table = self.table
-        s.dealer = self.dealer
-        s.to_act = self.to_act
-        s.hands = [list(h) for h in self.hands]
-        s.stock = list(self.stock)
+        self.copy_fields_to(s)
         s.discard = list(self.discard)
         s.frozen_start = self.frozen_start
         s.teams = list(self.teams)
@@ -125,11 +120,7 @@ class CanastaState(DealState):
 def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
     s = CanastaState.__new__(CanastaState)
     n = table.players
-    s.table = table
-    s.dealer = dealer
-    s.to_act = left_of(dealer, n)
-    s.hands = [[] for _ in range(n)]
-    s.stock = []
+    s.start_fields(table, dealer)
     s.discard = []
     s.frozen_start = False
     s.teams = list(table.sides)
@@ -153,27 +144,23 @@ def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
     return s
 
 
-def _names(cards: list[Card]) -> list[str]:
-    return [c.name for c in cards]
-
-
 def state_to_json(s: CanastaState) -> dict[str, Any]:
     return {
         "dealer": s.dealer,
         "to_act": s.to_act,
-        "hands": {str(i): _names(h) for i, h in enumerate(s.hands)},
-        "stock": _names(s.stock),
-        "discard": _names(s.discard),
-        "melds": {str(i): [_names(m) for _, m in sorted(t.items())] for i, t in enumerate(s.melds)},
-        "red_threes": {str(i): _names(r) for i, r in enumerate(s.red_threes)},
+        "hands": {str(i): names(h) for i, h in enumerate(s.hands)},
+        "stock": names(s.stock),
+        "discard": names(s.discard),
+        "melds": {str(i): [names(m) for _, m in sorted(t.items())] for i, t in enumerate(s.melds)},
+        "red_threes": {str(i): names(r) for i, r in enumerate(s.red_threes)},
         "scores": {str(i): v for i, v in enumerate(s.scores)},
         "went_out": s.went_out,
         "concealed": s.went_out_concealed,
         "frozen_upcard": s.frozen_start,
         "pile_taker": s.pile_taker,
         "phase": s.phase,
-        "staged": [_names(m) for m in s.staged.values()],  # in order: the pile's meld first
-        "pile_held": _names(s.pile_held),
+        "staged": [names(m) for m in s.staged.values()],  # in order: the pile's meld first
+        "pile_held": names(s.pile_held),
         "asked": s.asked,
         "withdrew": s.withdrew,
         "touched": s.touched,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from cardcore.cards import Card
+from cardcore.cards import Card, names
 from cardcore.game import DealState, PositionError
 from cardcore.position import PositionReader
-from cardcore.seats import left_of
 from cardcore.table import Table
 from cardcore_plugins.carrousel.cards import VALUES
 
@@ -39,11 +38,7 @@ class CarrouselState(DealState):
 
     def clone(self) -> CarrouselState:
         s = CarrouselState.__new__(CarrouselState)
-        s.table = self.table
-        s.dealer = self.dealer
-        s.to_act = self.to_act
-        s.hands = [list(h) for h in self.hands]
-        s.stock = list(self.stock)
+        self.copy_fields_to(s)
         s.board = list(self.board)  # items are immutable
         s.piles = [list(p) for p in self.piles]
         s.last_capture = self.last_capture
@@ -58,11 +53,7 @@ class CarrouselState(DealState):
 
 def new_state(table: Table, dealer: int) -> CarrouselState:
     s = CarrouselState.__new__(CarrouselState)
-    s.table = table
-    s.dealer = dealer
-    s.to_act = left_of(dealer, table.players)
-    s.hands = [[] for _ in range(table.players)]
-    s.stock = []
+    s.start_fields(table, dealer)
     s.board = []
     s.piles = [[] for _ in table.sides]
     s.last_capture = None
@@ -74,9 +65,6 @@ def item_cards(item: Item) -> tuple[Card, ...]:
 
 
 def state_to_json(state: CarrouselState) -> dict[str, Any]:
-    def names(cards: list[Card] | tuple[Card, ...]) -> list[str]:
-        return [c.name for c in cards]
-
     board: list[Any] = [
         {"build": names(i.cards), "owner": i.owner} if type(i) is Build else i.name  # type: ignore[union-attr]
         for i in state.board

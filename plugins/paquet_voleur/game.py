@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardcore.cards import Card
+from cardcore.cards import Card, names
 from cardcore.deck import DeckSpec, cut, deal_rounds, shuffled
 from cardcore.game import DealState, GameSpec, Observation, PositionError, SideScore
 from cardcore.hookspecs import hookimpl
@@ -52,11 +52,7 @@ class PVState(DealState):
 
     def clone(self) -> PVState:
         s = PVState.__new__(PVState)
-        s.table = self.table
-        s.dealer = self.dealer
-        s.to_act = self.to_act
-        s.hands = [list(h) for h in self.hands]
-        s.stock = list(self.stock)
+        self.copy_fields_to(s)
         s.board = list(self.board)
         s.piles = [list(p) for p in self.piles]
         s.last_taker = self.last_taker
@@ -65,11 +61,7 @@ class PVState(DealState):
 
 def new_state(table: Table, dealer: int) -> PVState:
     s = PVState.__new__(PVState)
-    s.table = table
-    s.dealer = dealer
-    s.to_act = left_of(dealer, table.players)
-    s.hands = [[] for _ in range(table.players)]
-    s.stock = []
+    s.start_fields(table, dealer)
     s.board = []
     s.piles = [[] for _ in table.sides]
     s.last_taker = None
@@ -131,9 +123,6 @@ def advance(state: PVState) -> None:
 
 
 def state_to_json(state: PVState) -> dict[str, Any]:
-    def names(cards: list[Card]) -> list[str]:
-        return [c.name for c in cards]
-
     return {
         "dealer": state.dealer,
         "to_act": state.to_act,
