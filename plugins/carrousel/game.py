@@ -99,8 +99,8 @@ class Carrousel:
 
     @hookimpl
     def cardcore_legal_moves(self, state: CarrouselState) -> list[Move]:
-        moves, forced = generate(state)
-        if state.build_of(state.to_act) is not None and forced and moves:
+        moves, forced, bound = generate(state)
+        if bound:
             return moves  # C8: the owner of a build captures it; he cannot trail
         if not forced or not moves or self.table.hook.carrousel_may_trail(state=state, forced=True):
             # C10 (and C9: the broom is never trailed)

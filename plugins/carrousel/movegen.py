@@ -141,9 +141,10 @@ def _mask_of(build: Build, items: Sequence[Item]) -> int:
     return 1 << next(i for i, it in enumerate(items) if it is build)
 
 
-def generate(state: CarrouselState) -> tuple[list[Move], bool]:
-    """Captures, builds and sweeps of ``state.to_act``; and whether he is forced
-    (C10: some capture or build is possible, or he owns a build).
+def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
+    """Captures, builds and sweeps of ``state.to_act``; whether he is forced
+    (C10: some capture or build is possible, or he owns a build); and whether
+    he is bound to capture his build now (C8: then these moves are all).
 
     The caller adds trails when the rules allow them (``carrousel_may_trail``).
     """
@@ -201,11 +202,11 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool]:
     if own_bit:
         # C8: on his next turn the owner must capture his build (or sweep it, C9)
         if captures or sweep:
-            return captures + sweep, True
+            return captures + sweep, True, True
     else:
         builds = _builds(hand, items, values)
     forced = bool(captures or builds or (sweep and board) or own_bit)
-    return captures + builds + sweep, forced
+    return captures + builds + sweep, forced, False
 
 
 def _builds(hand: Sequence[Card], items: Sequence[Item], values: Sequence[int]) -> list[Move]:
