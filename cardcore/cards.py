@@ -145,11 +145,3 @@ def card_str(c: Card, symbols: bool = False) -> str:
 def names(cards: Iterable[Card]) -> list[str]:
     """The canonical texts of cards, as JSON and position files hold them."""
     return [c.name for c in cards]
-
-
-def cards_str(cards: Iterable[Card], symbols: bool = False) -> str:
-    return " ".join(card_str(c, symbols) for c in cards)
-
-
-def sorted_cards(cards: Iterable[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: c.sort_key)

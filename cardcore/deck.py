@@ -39,10 +39,6 @@ class DeckSpec:
             seen[name] += 1
         return cards
 
-    @property
-    def special_names(self) -> frozenset[str]:
-        return frozenset(self.specials)
-
 
 def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
     """A shuffled copy of ``cards``; the only randomness is ``rng``."""
@@ -80,14 +76,13 @@ class CardPool:
     copy 1; a third with a two-deck pack is an error.
     """
 
-    def __init__(self, deck: Iterable[Card], specials: Iterable[str] = ()) -> None:
+    def __init__(self, deck: Iterable[Card]) -> None:
         self._free: dict[str, list[Card]] = {}
         for c in deck:
             self._free.setdefault(c.name, []).append(c)
         for copies in self._free.values():
             copies.reverse()
         self._total = {name: len(v) for name, v in self._free.items()}
-        self._specials = frozenset(specials)
 
     def take(self, text: str) -> Card:
         c = parse_card(text)
@@ -100,13 +95,3 @@ class CardPool:
                 f"{c.name} appears more often than the deck holds it ({n} cop{'y' if n == 1 else 'ies'})"
             )
         return copies.pop()
-
-    def take_all(self, texts: Iterable[str]) -> list[Card]:
-        return [self.take(t) for t in texts]
-
-    def remaining(self) -> list[Card]:
-        """The cards not handed out yet, in deck order."""
-        out: list[Card] = []
-        for copies in self._free.values():
-            out.extend(reversed(copies))
-        return out

@@ -47,7 +47,6 @@ class GameSpec:
     rules_page: Callable[[], str] = lambda: ""
     check_table: Callable[[int, Any], str | None] = lambda players, options: None
     hookspecs: tuple[type, ...] = ()
-    special_cards: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -318,5 +318,4 @@ SPEC = GameSpec(
     summary="Meld ranks, make canastas of seven, lay red threes, go out; 5000 wins.",
     rules_page=_rules_page,
     hookspecs=(CanastaSpec,),
-    special_cards=frozenset({"JOKER"}),
 )

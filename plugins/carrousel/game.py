@@ -325,5 +325,4 @@ SPEC = GameSpec(
     rules_page=_rules_page,
     check_table=_check,
     hookspecs=(CarrouselSpec,),
-    special_cards=frozenset({"JOKER20", "JOKER15", "JOKER11", "BROOM"}),
 )
