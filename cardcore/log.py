@@ -169,7 +169,7 @@ def _replay(path: Path, registry: Registry, listener: Listener | None, where: li
             if move is None:
                 text = (ev.get("move") or {}).get("text", ev.get("move"))
                 raise fail(f"logged move {text!r} is not legal in the replay")
-            table.hook.cardcore_apply_move(state=state, move=move)
+            table.fast_apply_move(state, move)
             summary.moves += 1
             if listener:
                 listener.move(match, state, ev["seat"], move)
