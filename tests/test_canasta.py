@@ -567,3 +567,15 @@ def test_default_move_text_and_make_move():
         "onto": ["2C"],
         "value": 7,
     }
+
+
+def test_n3_card_values():
+    from cardcore_plugins.canasta.cards import VALUES
+
+    by_name = {c.name: v for c, v in VALUES.items()}
+    assert by_name["JOKER"] == 50
+    assert by_name["AS"] == by_name["2H"] == 20
+    assert all(by_name[f"{r}C"] == 10 for r in ("K", "Q", "J", "10", "9", "8"))
+    assert all(by_name[f"{r}D"] == 5 for r in ("7", "6", "5", "4"))
+    assert by_name["3S"] == by_name["3C"] == 5
+    assert by_name["3H"] == by_name["3D"] == 100  # N7: red threes are bonus cards
