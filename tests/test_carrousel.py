@@ -363,6 +363,85 @@ def test_c13_match_end_and_ties(registry):
     assert not t.hook.cardcore_is_match_over(match=m)
 
 
+# ---- decisions added after the first release (C6b C8b C8c C11a C12b C13a) -------
+def test_c6b_build_taken_by_its_value_only(registry):
+    assert texts("c6b_build_by_value.yaml") == [
+        "7D takes 3H 4C",  # never the build of 4 with the loose 3
+        "4H takes AC 3D",
+        "4H takes 4C",
+        "4H takes AC 3D 4C",
+        "4H builds 7 on 3H",
+    ]
+    t, s = position("carrousel/c6b_build_by_value.yaml", registry)
+    with pytest.raises(IllegalMoveError, match="C6b"):
+        t.apply(s, Move("capture", card("7D"), (card("AC"), card("3D"), card("3H"))))
+
+
+def test_c8b_owner_meets_his_duty_only_with_its_value_or_the_broom(registry):
+    got = texts("c8b_owner_duty.yaml")
+    assert got == [
+        "9S takes 6C 3D",
+        "9S takes 6C 3D 9H",
+        "9S takes 6C 3D 5D 4S",
+        "9S takes 6C 3D 5D 4S 9H",
+        "BROOM sweeps 6C 3D 5D 4S 9H",
+    ]
+    t, s = position("carrousel/c8b_owner_duty.yaml", registry)
+    with pytest.raises(IllegalMoveError, match="C8"):
+        t.apply(s, Move("capture", card("9S"), (card("5D"), card("4S"))))
+
+
+def test_c8b_an_owner_without_a_card_of_its_value_is_no_position(registry):
+    data = yaml.safe_load((CA / "c8b_owner_duty.yaml").read_text())
+    data["hands"][0] = ["5C", "KD"]
+    with pytest.raises(Exception, match="C8b"):
+        position_from_data(data, registry)
+
+
+def test_c8c_two_builds_of_one_value(registry):
+    assert texts("c8c_two_builds_one_value.yaml") == ["8D takes 5C 3D", "5H builds 8 on 3S"]
+    t, s = position("carrousel/c8c_two_builds_one_value.yaml", registry)
+    t.apply(s, next(m for m in t.legal_moves(s) if m.kind == "build"))
+    assert [(b.value, b.owner) for b in s.board] == [(8, 0), (8, 1)]  # two items
+    assert [t.move_text(m) for m in t.legal_moves(s) if m.card == card("8C")] == [
+        "8C takes 5C 3D",
+        "8C takes 3S 5H",
+        "8C takes 5C 3D 3S 5H",
+    ]
+
+
+def test_c11a_no_capture_in_the_deal_table_counts_for_nobody():
+    data = cli_json("score", str(CA / "c11a_no_capture.yaml"), "--json")
+    assert [s["points"] for s in data["sides"]] == [0, 0]
+
+
+def test_c12b_nothing_to_have_most_of():
+    data = cli_json("score", str(CA / "c12b_nothing_to_have_most_of.yaml"), "--json")
+    assert [s["breakdown"]["most_clubs"] for s in data["sides"]] == [0, 0]
+    assert [s["breakdown"]["most_cards"] for s in data["sides"]] == [2, 0]
+    assert [s["points"] for s in data["sides"]] == [5, 5]
+
+
+def test_c12b_most_points_with_zero_counts():
+    from cardcore_plugins.carrousel.scoring import most_points
+
+    assert most_points([0, 0]) == [0, 0]
+    assert most_points([0, 0, 0, 0]) == [0, 0, 0, 0]
+    assert most_points([0, 3]) == [0, 2]
+    assert most_points([2, 2, 0]) == [1, 1, 0]
+
+
+def test_c13a_first_dealing_of_a_partnership(registry):
+    # side 1 (seats 1, 3) lost; neither has dealt: the first of them clockwise
+    # from the last dealer deals
+    t, m = _match(registry, 4)
+    assert _finish(t, m, 0, [20, 10]) == 1
+    t, m = _match(registry, 4)
+    assert _finish(t, m, 2, [20, 10]) == 3
+    t, m = _match(registry, 4)
+    assert _finish(t, m, 1, [10, 20]) == 2  # side 0: seat 2 comes first after seat 1
+
+
 # ---- playouts -----------------------------------------------------------------
 @pytest.mark.parametrize("deck", [56, 55, 54])
 @pytest.mark.parametrize("players,partnerships", [(2, None), (3, None), (4, None), (4, False)])

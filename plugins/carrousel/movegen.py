@@ -152,18 +152,27 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
     hand = state.hands[seat]
     board = state.board
     values_of = VALUES
-    # the valued items of the table (C5): loose number cards, jokers and builds
+    # the valued items of the table (C5): loose number cards, jokers and builds.
+    # C6b: a build is taken only by a card of its own value, as a group by
+    # itself; it never joins other items in a sum, so the sum search sees the
+    # loose items only (a build's slot holds a value above any card's).
     items: list[Item] = []
     values: list[int] = []
+    loose_values: list[int] = []
+    build_bits: dict[int, list[int]] = {}
     for it in board:
         if type(it) is Build:
+            v = it.value  # type: ignore[union-attr]
+            build_bits.setdefault(v, []).append(1 << len(items))
             items.append(it)
-            values.append(it.value)  # type: ignore[union-attr]
+            values.append(v)
+            loose_values.append(NOT_LOOSE)
         else:
             v = values_of[it]  # type: ignore[index]
             if v:
                 items.append(it)
                 values.append(v)
+                loose_values.append(v)
     own = state.build_of(seat)
     own_bit = _mask_of(own, items) if own is not None else 0
 
@@ -180,7 +189,7 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
         if v:
             masks = by_value.get(v)
             if masks is None:
-                masks = by_value[v] = capture_sets(values, v)
+                masks = by_value[v] = _with_builds(capture_sets(loose_values, v), build_bits.get(v))
             for m in masks:
                 if own_bit and not m & own_bit:
                     continue  # C8: the owner must capture his build
@@ -207,6 +216,22 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
         builds = _builds(hand, items, values)
     forced = bool(captures or builds or (sweep and board) or own_bit)
     return captures + builds + sweep, forced, False
+
+
+NOT_LOOSE = 99  # above every card value (C5): a build never joins a sum (C6b)
+
+
+def _with_builds(loose: list[int], builds: list[int] | None) -> list[int]:
+    """C6b, C8c: every build of the card's value is a group by itself: add any
+    of them to any loose capture (or take them alone), fewest items first."""
+    if not builds:
+        return loose
+    combos = [0]
+    for b in builds:
+        combos += [c | b for c in combos]
+    out = [a | c for a in [0, *loose] for c in combos if a | c]
+    out.sort(key=lambda mask: (mask.bit_count(), mask))
+    return out
 
 
 def _builds(hand: Sequence[Card], items: Sequence[Item], values: Sequence[int]) -> list[Move]:

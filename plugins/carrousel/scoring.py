@@ -12,8 +12,11 @@ JOKER_POINTS = {JOKER20: 10, JOKER15: 5, JOKER11: 3}
 
 def most_points(counts: Sequence[int]) -> list[int]:
     """2 points for the single highest count; a tie of exactly two sides gives each
-    1; three or more sides tied give nobody anything (C12)."""
+    1; three or more sides tied give nobody anything (C12). Sides holding none
+    have nothing to have "most" of (C12b)."""
     best = max(counts)
+    if best == 0:
+        return [0] * len(counts)  # C12b
     top = [i for i, c in enumerate(counts) if c == best]
     out = [0] * len(counts)
     if len(top) == 1:

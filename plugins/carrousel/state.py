@@ -115,6 +115,14 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CarrouselState:
     s.piles = r.per_side_cards("piles")
     last = r.get("last_capture")
     s.last_capture = None if last is None else r.index("last_capture", last, len(table.sides), "side")
+    for b in s.board:
+        if type(b) is Build and b.owner == to_act:
+            hand = s.hands[to_act]
+            if hand and not any(VALUES[c] == b.value or c.name == "BROOM" for c in hand):
+                raise PositionError(
+                    f"table: seat {to_act} owns the build of {b.value} but holds no card of that "
+                    "value nor the broom to meet his duty (C8, C8b)"
+                )
     if not s.hands[to_act] and any(s.hands):
         raise PositionError(f"to_act: seat {to_act} has no cards but another seat has")
     return s
