@@ -146,7 +146,31 @@ def test_p6_redeal_as_far_as_the_stock_goes(registry):
     assert [len(h) for h in s.hands] == [3, 3, 2]
     assert s.hands[0] == [card("AC"), card("4C"), card("8C")]
     assert s.stock == [] and s.board == []
-    assert s.to_act == 2
+    assert s.to_act == 0  # P6a: after a redeal, the player left of the dealer (seat 2)
+
+
+def test_p6a_after_a_redeal_left_of_the_dealer_plays_first(registry):
+    import yaml
+
+    from cardcore.position import position_from_data
+
+    raw = yaml.safe_load((PV / "p6_redeal.yaml").read_text())
+    raw["stock"] = [f"{r}{s}" for s in "CH" for r in ("A", 2, 3, 4, 6, 7)]  # 12 cards: full hands
+    for dealer in range(3):
+        raw["dealer"] = dealer
+        t, s = position_from_data(raw, registry)
+        t.apply(s, Move("pair", card("5H"), (card("5C"),)))
+        assert [len(h) for h in s.hands] == [4, 4, 4]
+        assert s.to_act == (dealer + 1) % 3
+
+
+def test_p3a_face_up_deal_starts_at_seat_0(registry):
+    for players in (2, 3, 4):
+        t = Table.from_names(registry, "paquet_voleur", players)
+        for seed in range(10):
+            dealt = t.new_match(seed).take_events()[0]["dealt"]
+            assert dealt[0][0] == 0
+            assert [s for s, _ in dealt] == [i % players for i in range(len(dealt))]
 
 
 def test_p6_table_turned_up_when_empty(registry):

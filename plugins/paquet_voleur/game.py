@@ -113,10 +113,12 @@ def advance(state: PVState) -> None:
     """Pass the turn clockwise, redealing when every hand is empty (P6)."""
     n = state.players
     hands = state.hands
+    start = state.to_act + 1
     if state.stock and not any(hands):
         deal_round(state)
-    for step in range(1, n + 1):
-        seat = (state.to_act + step) % n
+        start = state.dealer + 1  # P6a: the player left of the dealer plays first
+    for step in range(n):
+        seat = (start + step) % n
         if hands[seat]:
             state.to_act = seat
             return
