@@ -204,17 +204,11 @@ def test_n10_minimum_from_score(score, minimum):
 )
 def test_n10_thresholds_top_card_counts_rest_not(registry, score, steps_to_commit):
     t, s = load("n10_pile_minimum.yaml", registry, scores={0: score, 1: 0})
+    if steps_to_commit is None:
+        assert texts(t, s) == ["draw"]  # N10a: 110 cannot reach 120, so the pile is not offered
+        return
     play(t, s, "take the pile (3 cards) with KH KS")
     assert s.phase == "pile" and rules.meld_points(s.staged) == 30  # the aces under KD do not count
-    if steps_to_commit is None:
-        for step in ["meld QH QS QD", "add JOKER to the Q meld"]:
-            assert "lay down the initial meld" not in texts(t, s)
-            play(t, s, step)
-        assert "lay down the initial meld" not in texts(t, s)
-        play(t, s, "take back the initial meld")
-        assert texts(t, s) == ["draw"]  # the pile is back, and not taken twice
-        assert [c.name for c in s.discard] == ["AC", "AD", "KD"]
-        return
     for step in steps_to_commit:
         assert "lay down the initial meld" not in texts(t, s)
         play(t, s, step)
@@ -334,10 +328,28 @@ def test_n12_not_concealed_when_adding_to_partner_melds(registry):
 def test_n13_exhausted_stock_forced_take(registry):
     t, s = load("n13_exhausted.yaml", registry)
     assert texts(t, s) == ["take the pile (1 cards) onto your K meld"]  # one card may take one
+    play(t, s, "take the pile (1 cards) onto your K meld")
+    assert texts(t, s) == ["discard 9S"]
+    play(t, s, "discard 9S")
+    assert s.went_out == 0
     t, s = load("n13_exhausted.yaml", registry, discard=["QD"])
     assert t.is_deal_over(s)  # cannot take: the deal ends
     t.finish_deal(s)
     assert t.score_deal(s)[0].breakdown["going_out"] == 0
+
+
+def test_n13b_forced_take_only_if_the_turn_can_end(registry):
+    # no canasta: after taking KD onto the kings he would hold 9S alone and could
+    # neither discard it (going out needs a canasta) nor meld it (G1): the deal ends
+    t, s = load("n13_exhausted.yaml", registry, melds={0: [["KH", "KS", "KC"]], 1: []})
+    assert texts(t, s) == []
+    assert t.is_deal_over(s)
+
+
+def test_n13b_forced_take_even_when_frozen(registry):
+    # a wild card in the pile freezes it (N9a), but the forced take of N13 stands
+    t, s = load("n13_exhausted.yaml", registry, discard=["JOKER", "KD"], hands={0: ["9S", "9D"]})
+    assert texts(t, s) == ["take the pile (2 cards) onto your K meld"]
 
 
 def test_n13_last_stock_card_red_three(registry):
@@ -421,6 +433,206 @@ def test_n17_going_out_before_the_pile_is_taken(registry):
     scores = t.score_deal(s)
     assert [x.seats for x in scores] == [(0,), (1, 2), (1, 2)]
     assert scores[1].points == 6 * 10 - 5 - 5  # the merged queens, minus both hands
+
+
+# ---- decisions added after the first release (G1, N7a … N17a) ------------------------------------
+def test_n12c_four_black_threes_go_out(registry):
+    t, s = load("n12c_black_threes_go_out.yaml", registry)
+    assert "meld 3C 3S 3C" in texts(t, s)
+    play(t, s, "meld 3C 3S 3C")
+    # black threes are down: he must go out this turn (no other discard)
+    assert texts(t, s) == ["add 3S to the 3 meld"]
+    play(t, s, "add 3S to the 3 meld")
+    assert texts(t, s) == ["discard 9D"]
+    play(t, s, "discard 9D")
+    assert s.went_out == 0
+    assert t.score_deal(s)[0].breakdown["going_out"] == 100
+
+
+def test_n12c_after_a_yes_the_black_threes_go_down(registry):
+    t, s = load("n12c_black_threes_go_out.yaml", registry)
+    play(t, s, "ask partner: may I go out?")
+    play(t, s, "answer: yes, go out")
+    assert texts(t, s) == ["meld 3C 3S 3C"]  # never "stop"
+
+
+def test_g1_pile_take_that_strands_is_not_legal(registry):
+    t, s = load("g1_pile_take_strands.yaml", registry)
+    assert texts(t, s) == ["draw"]
+    with pytest.raises(IllegalMoveError, match="G1"):
+        t.apply(s, Move("take_pile", None, tuple(s.discard), (("cards", (card("6C"), card("6S"))),)))
+    # with a third card he keeps one to discard: the take is legal
+    t, s = load("g1_pile_take_strands.yaml", registry, hands={0: ["6C", "6S", "5D", "9H"]})
+    assert "take the pile (1 cards) with 6C 6S" in texts(t, s)
+
+
+def test_g1_initial_meld_that_strands_is_not_legal(registry):
+    # not melded (minimum 15), holding 6C 6S 5D: the take would stage 6D 6C 6S
+    # (15) and leave 5D alone, with nothing to keep after laying it down
+    t, s = load("g1_pile_take_strands.yaml", registry, melds={}, scores={0: -10, 1: 0}, has_melded=[])
+    assert texts(t, s) == ["draw"]
+
+
+def test_n9_pair_takes_a_one_card_pile_to_go_out(registry):
+    t, s = load("n9_pair_takes_to_go_out.yaml", registry)
+    assert texts(t, s) == ["draw", "take the pile (1 cards) with 5C 5H"]
+    play(t, s, "take the pile (1 cards) with 5C 5H")
+    assert s.went_out == 0 and t.is_deal_over(s)
+    assert t.score_deal(s)[0].breakdown["going_out"] == 100
+    # without a canasta he could not go out: no take
+    t, s = load("n9_pair_takes_to_go_out.yaml", registry, melds={0: [["KH", "KS", "KD"]], 1: []})
+    assert texts(t, s) == ["draw"]
+    # with permission required he must ask first: going out on the take is not allowed
+    t, s = load("n9_pair_takes_to_go_out.yaml", registry, house_rules=["canasta.permission_required"])
+    assert texts(t, s) == ["draw"]
+
+
+def test_n13a_no_going_out_bonus_after_the_last_red_three(registry):
+    t, s = load("n13a_red_three_no_bonus.yaml", registry)
+    assert texts(t, s) == ["add 5H to the 5 meld", "add 5S to the 5 meld", "stop: the deal ends"]
+    play(t, s, "add 5H to the 5 meld")
+    play(t, s, "add 5S to the 5 meld")
+    assert t.is_deal_over(s)
+    assert t.score_deal(s)[0].breakdown["going_out"] == 0
+
+
+def test_n7a_red_three_dealt_to_a_seat_whose_turn_never_comes():
+    data = cli_json("score", str(CN / "n7a_red_three_never_laid.yaml"), "--json")
+    side1 = data["sides"][1]
+    assert side1["breakdown"]["red_threes"] == -100  # no meld: -100, as laid (N7)
+    assert side1["breakdown"]["hand"] == -15  # 9C and 4C; the red three is no hand card (N3)
+    assert side1["points"] == -115
+
+
+def test_n10a_take_offered_only_when_the_minimum_can_be_reached(registry):
+    t, s = load("n10a_take_needs_minimum.yaml", registry)
+    assert texts(t, s) == ["draw"]
+    with pytest.raises(IllegalMoveError, match="N10a"):
+        t.apply(s, Move("take_pile", None, tuple(s.discard), (("cards", (card("KH"), card("KS"))),)))
+    # with 1500 points the minimum is 90: still out of reach (30 + nothing)
+    t, s = load("n10a_take_needs_minimum.yaml", registry, scores={0: 1500, 1: 0})
+    assert texts(t, s) == ["draw"]
+    # with QH QS QD, a joker and a two the hand reaches 130: KD KH KS 30, queens 30,
+    # wild cards 70 (and 9H 8D are kept, one to discard)
+    hand = ["KH", "KS", "QH", "QS", "QD", "JOKER", "2C", "9H", "8D"]
+    t, s = load("n10a_take_needs_minimum.yaml", registry, hands={0: hand})
+    assert "take the pile (2 cards) with KH KS" in texts(t, s)
+
+
+def test_n10a_staged_meld_offered_only_while_the_minimum_can_be_reached(registry):
+    # minimum 120 from hand: QH QS QD (30) and KH KS KD (30) reach 60 at most
+    hand = ["KH", "KS", "KD", "QH", "QS", "QD", "9H", "8D"]
+    t, s = load("n10a_take_needs_minimum.yaml", registry, hands={0: hand}, phase="play")
+    assert not any(m.startswith("meld") for m in texts(t, s))
+    t, s = load("n10a_take_needs_minimum.yaml", registry, hands={0: hand}, phase="play", scores={0: 0, 1: 0})
+    assert "meld KH KS KD" in texts(t, s)  # 50 is in reach
+
+
+def test_n12a_ask_when_going_out_by_melding_every_card(registry):
+    t, s = load("n12a_ask_meld_all.yaml", registry)
+    assert "ask partner: may I go out?" in texts(t, s)
+    t, s = load("n12a_ask_meld_all.yaml", registry, house_rules=["canasta.permission_required"])
+    assert "ask partner: may I go out?" in texts(t, s)
+    play(t, s, "ask partner: may I go out?")
+    play(t, s, "answer: yes, go out")
+    for step in ["add JH to the J meld", "add JD to the J meld", "add JS to the J meld"]:
+        play(t, s, step)
+    assert s.went_out == 0
+
+
+def test_n12a_ask_after_taking_the_pile(registry):
+    # permission_required: he took the pile (the top card's meld is part of the
+    # take) and may still ask before laying anything else
+    t, s = load(
+        "n12a_ask_meld_all.yaml",
+        registry,
+        phase="draw",
+        hands={0: ["4C", "4D", "JH", "JD", "JS"]},
+        discard=["9S", "4S"],
+        house_rules=["canasta.permission_required"],
+    )
+    play(t, s, "take the pile (2 cards) with 4C 4D")
+    assert "ask partner: may I go out?" in texts(t, s)
+    play(t, s, "ask partner: may I go out?")
+    play(t, s, "answer: yes, go out")
+    for step in ["add JD to the J meld", "add JH to the J meld", "add JS to the J meld"]:
+        play(t, s, step)
+    assert texts(t, s) == ["discard 9S"]
+    play(t, s, "discard 9S")
+    assert s.went_out == 0
+
+
+def test_n12a_ask_in_the_pile_phase_returns_to_it(registry):
+    # an initial meld taken from the pile: he asks, hears yes, then must go out
+    t, s = load(
+        "n12a_ask_meld_all.yaml",
+        registry,
+        phase="draw",
+        melds={},
+        has_melded=[],
+        scores={0: 0, 1: 0},
+        hands={0: ["KC", "KD", "KH", "KS", "KC", "KD", "JH", "JD", "JS"]},
+        discard=["4S", "KH"],
+    )
+    play(t, s, "take the pile (2 cards) with KC KD")
+    assert s.phase == "pile" and "ask partner: may I go out?" in texts(t, s)
+    play(t, s, "ask partner: may I go out?")
+    play(t, s, "answer: yes, go out")
+    assert s.phase == "pile" and "take back the initial meld" not in texts(t, s)
+
+
+def test_n12b_concealed_after_taking_the_pile(registry):
+    hand = ["KC", "KD", "KH", "KS", "KC", "KD", "5H", "5S", "5D"]
+    t, s = load(
+        "n12_go_out.yaml",
+        registry,
+        phase="draw",
+        hands={0: hand},
+        melds={},
+        has_melded=[],
+        scores={0: 0, 1: 0},
+        discard=["5C", "KH"],
+    )
+    play(t, s, "take the pile (2 cards) with KC KD")
+    for step in [
+        "add KH to the K meld",
+        "add KS to the K meld",
+        "add KC to the K meld",
+        "add KD to the K meld",
+        "meld 5H 5S 5D",
+        "lay down the initial meld",
+        "add 5C to the 5 meld",  # the rest of the pile, melded too
+    ]:
+        play(t, s, step)
+    assert s.went_out == 0 and s.went_out_concealed
+    assert t.score_deal(s)[0].breakdown["going_out"] == 200
+
+
+def test_n9a_frozen_pile_never_onto_a_meld(registry):
+    # the pile holds a wild card: the top KH cannot go onto the side's kings
+    t, s = load("n9_frozen.yaml", registry, discard=["7C", "2S", "8S", "KH"])
+    assert not any("onto your K meld" in m for m in texts(t, s))
+    with pytest.raises(IllegalMoveError, match="N9"):
+        t.apply(s, Move("take_pile", None, tuple(s.discard), (("cards", ()),)))
+
+
+def test_n17a_merged_melds_keep_their_wild_cards_but_take_no_more(registry):
+    data = {
+        "game": "canasta",
+        "players": 3,
+        "dealer": 2,
+        "to_act": 1,
+        "phase": "play",
+        "pile_taker": 0,
+        "hands": {0: ["9C"], 1: ["QC", "JOKER", "8D", "8S"], 2: ["6C", "6D"]},
+        "stock": ["9D", "9H"],
+        "discard": ["7C"],
+        "melds": {0: [], 1: [["QH", "QS", "2D", "2C", "QD", "QS", "JOKER", "2H"]]},
+    }
+    t, s = position_from_data(data, registry)
+    got = texts(t, s)
+    assert "add QC to the Q meld" in got
+    assert "add JOKER to the Q meld" not in got  # four wild cards already (N17a)
 
 
 # ---- random playouts ----------------------------------------------------------------------------

@@ -115,7 +115,7 @@ class Canasta:
     def cardcore_legal_moves(self, state: CanastaState) -> list[Move]:
         hook = self.table.hook
         seat = state.to_act
-        if state.phase == DRAW or state.phase == "answer":
+        if state.phase == "answer":
             return rules.legal_moves(state, True, 0)
         may_out = hook.canasta_may_go_out(state=state, seat=seat)
         minimum = 0
@@ -141,16 +141,22 @@ class Canasta:
     def cardcore_is_deal_over(self, state: CanastaState) -> bool:
         if rules.deal_over(state):
             return True
-        # N13: the stock is out and the player to play cannot take the pile
+        # N13, N13b: the stock is out and the player to play cannot take the
+        # pile (or could not finish his turn after taking it, G1)
         return (
             state.phase == DRAW
             and not state.stock
             and not state.last_red_three
-            and not rules.exhausted_takes(state)
+            and not self.cardcore_legal_moves(state)
         )
 
     @hookimpl
     def cardcore_finish_deal(self, state: CanastaState) -> None:
+        # N7a: red threes dealt to a seat whose turn never came count as laid
+        for seat, hand in enumerate(state.hands):
+            if any(is_red_three(c) for c in hand):
+                state.red_threes[state.team_of(seat)].extend(c for c in hand if is_red_three(c))
+                hand[:] = [c for c in hand if not is_red_three(c)]
         # a staged initial meld that was never committed goes back to the hand
         if state.staged:
             hand = state.hands[state.to_act]

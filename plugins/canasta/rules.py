@@ -21,8 +21,8 @@ discard, or be able to go out).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
+from typing import NamedTuple
 
 from cardcore.cards import Card
 from cardcore.moves import Move
@@ -33,6 +33,21 @@ from cardcore_plugins.canasta.cards import (
     WILD,
     is_black_three,
     is_red_three,
+)
+from cardcore_plugins.canasta.finish import (
+    BLACK_THREE,
+    CLASS_VALUE,
+    JOKER,
+    TWO,
+    Shape,
+    Tally,
+    best_stage,
+    can_go_out,
+    can_go_out_from,
+    canastas,
+    cards_in,
+    shape,
+    tally,
 )
 from cardcore_plugins.canasta.state import (
     ANSWER,
@@ -88,78 +103,8 @@ def frozen_for(state: CanastaState, team: int) -> bool:
     return any(WILD[c] for c in state.discard)
 
 
-def _combined(state: CanastaState, team: int) -> dict[int, list[Card]]:
-    if not state.staged:
-        return state.melds[team]
-    out = dict(state.melds[team])
-    for r, m in state.staged.items():
-        out[r] = out.get(r, []) + m
-    return out
-
-
 def count_canastas(melds: dict[int, list[Card]]) -> int:
     return sum(1 for m in melds.values() if len(m) >= CANASTA)
-
-
-def can_go_out(melds: dict[int, list[Card]], hand: list[Card], need: int, may_discard: bool = True) -> bool:
-    """Whether every card of ``hand`` (but one discard, if allowed) can be melded
-    onto ``melds`` and new melds so that the side has ``need`` canastas (N8, N11)."""
-    if not hand:
-        return count_canastas(melds) >= need
-    if _fits(melds, hand, need):
-        return True
-    if may_discard:
-        seen = set()
-        for i, c in enumerate(hand):
-            if c.name in seen:
-                continue
-            seen.add(c.name)
-            rest = hand[:i] + hand[i + 1 :]
-            if not rest:
-                if count_canastas(melds) >= need:
-                    return True
-            elif _fits(melds, rest, need):
-                return True
-    return False
-
-
-def _fits(melds: dict[int, list[Card]], hand: list[Card], need: int) -> bool:
-    wilds = sum(1 for c in hand if WILD[c])
-    naturals = Counter(c.rank for c in hand if not WILD[c])
-    sizes: dict[int, int] = {}
-    caps: dict[int, int] = {}
-    for r, m in melds.items():
-        sizes[r] = len(m)
-        caps[r] = 0 if r == 3 else max(0, 3 - wild_count(m))
-    mandatory = 0
-    for r, k in naturals.items():
-        if r == 3:  # black threes: three or four, no wild card, going out (N8)
-            if 3 in sizes:
-                sizes[3] += k
-            elif k >= 3:
-                sizes[3], caps[3] = k, 0
-            else:
-                return False
-        elif r in sizes:
-            sizes[r] += k
-        elif k >= 3:
-            sizes[r], caps[r] = k, 3
-        elif k == 2:
-            sizes[r], caps[r] = 3, 2
-            mandatory += 1
-        else:
-            return False
-    if wilds < mandatory:
-        return False
-    free = wilds - mandatory
-    if free > sum(caps.values()):
-        return False
-    done = sum(1 for s in sizes.values() if s >= CANASTA)
-    for gap in sorted(CANASTA - s for r, s in sizes.items() if s < CANASTA and CANASTA - s <= caps[r]):
-        if free >= gap:
-            free -= gap
-            done += 1
-    return done >= need
 
 
 # ---- turn bookkeeping ---------------------------------------------------------
@@ -199,7 +144,8 @@ def draw_cards(state: CanastaState, seat: int, n: int) -> None:
 
 def exhausted_takes(state: CanastaState) -> list[Move]:
     """N13: with the stock empty, the pile may (and must) be taken only by adding
-    its top card to a meld of the player's side."""
+    its top card to a meld of the player's side, frozen or not (N13b). The
+    caller keeps only the takes after which the player can finish (G1)."""
     if not state.discard:
         return []
     top = state.discard[-1]
@@ -222,6 +168,7 @@ def begin_turn(state: CanastaState, seat: int) -> None:
     state.withdrew = ""
     state.touched = False
     state.melded_now = False
+    state.laid = False
     state.new_ranks = set()
     lay_red_threes(state, seat, replace=True)
     if state.last_red_three and not state.stock:
@@ -264,6 +211,103 @@ def _pile_taken(state: CanastaState, pile: list[Card], partnership: bool) -> Non
 
 
 # ---- legal moves ----------------------------------------------------------------
+class Turn(NamedTuple):
+    """What decides whether a turn can still be finished (G1)."""
+
+    need: int  # canastas to go out (N11)
+    minimum: int  # the side's initial minimum, 0 once it has melded (N10)
+    may_out: bool  # going out is allowed (N12, ``canasta_may_go_out``)
+    must_out: bool  # the partner said yes, or black threes are down (N12, N12c)
+    last_red: bool  # the stock ended with a red three: no discard (N13a)
+
+
+def must_go_out(state: CanastaState, team: int) -> bool:
+    """N12: the partner's yes binds; N8/N12c: black threes meld only going out."""
+    return state.asked == "yes" or BLACK_THREE in state.melds[team] or BLACK_THREE in state.staged
+
+
+def can_finish(melds: Shape, base: int, hand: Tally, held: Tally, pending: bool, t: Turn) -> bool:
+    """G1: whether the player, in the play or pile phase, can still end his turn
+    without taking anything back: discard keeping a card, stop (N13a), or go out.
+
+    ``melds`` are the side's melds, or, while ``pending`` (an initial meld is
+    staged, N10), the staged melds worth ``base``; ``held`` the rest of a pile
+    taken for the initial meld, which comes to hand when it is laid down.
+    """
+    n = cards_in(hand)
+    may_discard = not t.last_red
+    if not pending:
+        if n == 0:  # he melded his last card: he went out
+            return t.may_out and canastas(melds) >= t.need
+        if t.must_out:
+            return t.may_out and can_go_out_from(melds, 0, hand, t.need, may_discard, t.minimum)
+        if t.last_red or n >= 2:
+            return True  # stop (N13a), or discard and keep a card
+        return t.may_out and can_go_out_from(melds, 0, hand, t.need, True, t.minimum)
+    p = cards_in(held)
+    if not t.must_out:
+        # N10a: lay down the minimum, then discard (or stop) with a card left
+        budget = n + p - (1 if t.last_red else 2)
+        if budget >= 0 and base + best_stage(melds, hand, budget) >= t.minimum:
+            return True
+    if not t.may_out:
+        return False
+    if not p:
+        return can_go_out_from(melds, base, hand, t.need, may_discard, t.minimum)
+    return _stage_then_go_out(melds, base, hand, held, t)
+
+
+def _stage_then_go_out(staged: Shape, base: int, hand: Tally, held: Tally, t: Turn) -> bool:
+    """Whether staging more from hand reaches the minimum, after which the hand
+    and the rest of the pile all meld but a discard (rare: a small pile taken
+    for the initial meld, going out in the same turn). A search over the staged
+    melds and the hand's counts, each position once."""
+    seen: set[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, tuple[int, int]], ...]]] = set()
+
+    def walk(staged: Shape, base: int, hand: Tally) -> bool:
+        key = (tuple(sorted((r, k) for r, k in hand.items() if k)), tuple(sorted(staged.items())))
+        if key in seen:
+            return False
+        seen.add(key)
+        if base >= t.minimum:
+            after = dict(hand)
+            for r, k in held.items():
+                after[r] = after.get(r, 0) + k
+            if can_go_out(staged, after, t.need, not t.last_red):
+                return True
+        for used, r in _stage_steps(staged, hand):
+            rest = dict(hand)
+            for c in used:
+                rest[c] -= 1
+            size, w = staged.get(r, (0, 0))
+            grown = dict(staged)
+            grown[r] = (size + len(used), w + sum(1 for c in used if c in (JOKER, TWO)))
+            if walk(grown, base + sum(CLASS_VALUE[c] for c in used), rest):
+                return True
+        return False
+
+    return walk(staged, base, dict(hand))
+
+
+def _stage_steps(staged: Shape, hand: Tally) -> list[tuple[tuple[int, ...], int]]:
+    """The meld and add moves on counts: (classes used, rank)."""
+    steps: list[tuple[tuple[int, ...], int]] = []
+    wild = [c for c in (JOKER, TWO) if hand.get(c)]
+    for r, k in hand.items():
+        if not k or r in (JOKER, TWO):
+            continue
+        if r in staged:
+            steps.append(((r,), r))
+        elif k >= 3:
+            steps.append(((r, r, r), r))
+        if r not in staged and k >= 2 and r != BLACK_THREE:
+            steps.extend(((r, r, w), r) for w in wild)
+    for r, (_, w) in staged.items():
+        if r != BLACK_THREE and w < 3:
+            steps.extend(((c,), r) for c in wild)
+    return steps
+
+
 def _first(hand: list[Card], pred: Callable[[Card], bool], n: int) -> list[Card] | None:
     got = [c for c in hand if pred(c)][:n]
     return got if len(got) == n else None
@@ -283,7 +327,7 @@ def _wild_kinds(hand: list[Card]) -> list[Card]:
 
 
 def take_options(state: CanastaState) -> list[Move]:
-    """N9: the ways to take the pile."""
+    """N9: the ways to take the pile, before G1's check."""
     if not state.discard or state.withdrew:  # no second try after a withdrawal
         return []
     top = state.discard[-1]
@@ -292,13 +336,13 @@ def take_options(state: CanastaState) -> list[Move]:
     seat = state.to_act
     hand = state.hands[seat]
     if len(hand) == 1 and len(state.discard) == 1:
-        return []
+        return []  # N9: one card cannot take a pile of one card
     team = state.team_of(seat)
     r = top.rank
     frozen = frozen_for(state, team)
     pile = tuple(state.discard)
     out: list[Move] = []
-    if r in state.melds[team] and not frozen:
+    if r in state.melds[team] and not frozen:  # N9a: never onto a meld while frozen
         out.append(Move("take_pile", None, pile, (("cards", ()),)))
     pair = _first(hand, lambda c: c.rank == r and not WILD[c], 2)
     if pair:
@@ -308,31 +352,65 @@ def take_options(state: CanastaState) -> list[Move]:
         if one:
             for w in _wild_kinds(hand):
                 out.append(Move("take_pile", None, pile, (("cards", (one[0], w)),)))
-    # the hand must not end up empty (no discard left) unless the pile brings cards
-    return [m for m in out if len(hand) - len(m.get("cards")) + len(pile) - 1 > 0]
+    return out
+
+
+def take_finishes(state: CanastaState, m: Move, t: Turn) -> bool:
+    """G1 and N10a for a pile take: after it the player can still end his turn;
+    for the side's initial meld, the top card with cards from hand can reach
+    the minimum (and the rest of the pile comes only once it does)."""
+    seat = state.to_act
+    team = state.team_of(seat)
+    top = state.discard[-1]
+    used = m.get("cards")
+    hand = tally(state.hands[seat])
+    for c in used:
+        hand[c.rank] -= 1
+    held = tally(state.discard[:-1])
+    wilds = sum(1 for c in used if WILD[c])
+    melds = state.melds[team]
+    if melds:  # the top card's meld goes down at once; the pile comes to hand
+        sh = shape(melds)
+        size, w = sh.get(top.rank, (0, 0))
+        sh[top.rank] = (size + 1 + len(used), w + wilds)
+        for r, k in held.items():
+            hand[r] = hand.get(r, 0) + k
+        return can_finish(sh, 0, hand, {}, False, t)
+    staged = {top.rank: (1 + len(used), wilds)}
+    base = VALUES[top] + sum(VALUES[c] for c in used)
+    return can_finish(staged, base, hand, held, True, t)
 
 
 def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move]:
+    """Every legal move of ``state.to_act``; ``minimum`` is his side's initial
+    minimum (0 once it has melded), ``may_go_out`` the ``canasta_may_go_out``
+    answer."""
     if state.phase == ANSWER:
         return [Move("answer", None, (), (("yes", True),)), Move("answer", None, (), (("yes", False),))]
+    team = state.team_of(state.to_act)
+    t = Turn(canastas_needed(state), minimum, may_go_out, must_go_out(state, team), state.last_red_three)
     if state.phase == DRAW:
         if not state.stock:
-            return exhausted_takes(state)
-        return [Move("draw"), *take_options(state)]
-    return play_moves(state, may_go_out, minimum)
+            return [m for m in exhausted_takes(state) if take_finishes(state, m, t)]  # N13, N13b
+        return [Move("draw"), *(m for m in take_options(state) if take_finishes(state, m, t))]
+    return play_moves(state, t)
 
 
-def play_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move]:
+def play_moves(state: CanastaState, t: Turn) -> list[Move]:
+    """The play and pile phases: melds, adds, commit/withdraw, stop, discards,
+    "May I go out?" — each only if the turn can still be finished after it (G1)."""
     seat = state.to_act
     hand = state.hands[seat]
     team = state.team_of(seat)
     melds = state.melds[team]
-    need = canastas_needed(state)
-    staging = state.phase == PILE or not melds
-    extra = len(state.pile_held)  # cards a commit will bring into the hand
-    must_out = state.asked == "yes"
-    min_left = 1 if state.last_red_three else 2  # keep a card to discard (N12, N13)
-    candidates: list[Move] = []
+    pending = state.phase == PILE or bool(state.staged)
+    staging = pending or not melds  # melds of a side that has not melded are staged (N10)
+    sh = shape(state.staged) if staging else shape(melds)
+    base = meld_points(state.staged)
+    held = tally(state.pile_held)
+    counts = tally(hand)
+    n = len(hand)
+    candidates: list[tuple[Move, tuple[Card, ...], int]] = []
 
     # new melds of three cards (N8); staged while the side has not melded (N10)
     open_ranks = set(melds) | set(state.staged)
@@ -348,12 +426,15 @@ def play_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move
             continue
         name = RANK_NAMES[r]
         if len(nat) >= 3:
-            candidates.append(Move("meld", None, (), (("cards", tuple(nat[:3])), ("rank", name))))
+            cards = tuple(nat[:3])
+            candidates.append((Move("meld", None, (), (("cards", cards), ("rank", name))), cards, r))
         for w in wild_kinds:
-            candidates.append(Move("meld", None, (), (("cards", (nat[0], nat[1], w)), ("rank", name))))
+            cards = (nat[0], nat[1], w)
+            candidates.append((Move("meld", None, (), (("cards", cards), ("rank", name))), cards, r))
     blacks = [c for c in hand if is_black_three(c)]
-    if len(blacks) >= 3 and 3 not in open_ranks and not no_new:
-        candidates.append(Move("meld", None, (), (("cards", tuple(blacks[:3])), ("rank", "3"))))
+    if len(blacks) >= 3 and BLACK_THREE not in open_ranks and not no_new and t.may_out:
+        cards = tuple(blacks[:3])  # N8, N12c: only by a player going out this turn
+        candidates.append((Move("meld", None, (), (("cards", cards), ("rank", "3"))), cards, BLACK_THREE))
     # one card added to a meld (N8)
     targets = dict(melds)
     targets.update(state.staged)
@@ -364,83 +445,66 @@ def play_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move
         seen.add(c.name)
         if WILD[c]:
             for r, m in sorted(targets.items()):
-                if r != 3 and wild_count(m) < 3:
-                    candidates.append(Move("add", c, (), (("rank", RANK_NAMES[r]),)))
-        elif c.rank in targets and (c.rank != 3 or is_black_three(c)):
-            candidates.append(Move("add", c, (), (("rank", RANK_NAMES[c.rank]),)))
+                if r != BLACK_THREE and wild_count(m) < 3:  # N8; N17a: merged melds take no more
+                    candidates.append((Move("add", c, (), (("rank", RANK_NAMES[r]),)), (c,), r))
+        elif c.rank in targets and (c.rank != BLACK_THREE or is_black_three(c)):
+            candidates.append((Move("add", c, (), (("rank", RANK_NAMES[c.rank]),)), (c,), c.rank))
 
     out: list[Move] = []
-    for m in candidates:
-        used = 1 if m.kind == "add" else 3
-        left = len(hand) - used + (extra if staging and state.staged else 0)
-        black = rank_of(m) == 3 or (m.card is not None and is_black_three(m.card))
-        if black and (not may_go_out or left > 1):
-            continue  # N8: black threes are melded only by a player going out this turn
-        if left >= min_left and not must_out:
-            out.append(m)
+    for m, used, r in candidates:
+        black = r == BLACK_THREE
+        tm = t._replace(must_out=True) if black else t
+        if not staging and not tm.must_out and not t.last_red and n - len(used) >= 2:
+            out.append(m)  # a card is left to discard: nothing more to check
             continue
-        if not may_go_out:
-            continue
-        after_melds = _after(state, team, m)
-        after_hand = _hand_after(hand, m)
-        if staging and (state.staged or m.kind == "meld"):
-            after_hand = after_hand + state.pile_held
-        if can_go_out(after_melds, after_hand, need, may_discard=not state.last_red_three):
+        after = dict(counts)
+        for c in used:
+            after[c.rank] -= 1
+        grown = dict(sh)
+        size, w = grown.get(r, (0, 0))
+        grown[r] = (size + len(used), w + sum(1 for c in used if WILD[c]))
+        got = base + sum(VALUES[c] for c in used) if staging else 0
+        if can_finish(grown, got, after, held, staging, tm):
             out.append(m)
 
-    if state.staged:
-        points = meld_points(state.staged)
-        if points >= minimum:
-            after_hand = hand + state.pile_held
-            combined = _combined(state, team)
-            goes_out_ok = may_go_out and count_canastas(combined) >= need
-            if (after_hand or goes_out_ok) and (not must_out or can_go_out(combined, after_hand, need)):
+    if pending:
+        if state.staged and base >= t.minimum:
+            after = dict(counts)
+            for r, k in held.items():
+                after[r] = after.get(r, 0) + k
+            if can_finish(sh, 0, after, {}, False, t._replace(minimum=0)):
                 out.append(Move("commit"))
-        out.append(Move("withdraw"))
-        return out
-
-    if state.last_red_three:
-        out.append(Move("stop"))  # N13: may meld, may not discard; the deal ends
-        return out
-    # discard: ends the turn; the last card only when going out (N12)
-    seen = set()
-    for c in hand:
-        if c.name in seen:
-            continue
-        seen.add(c.name)
-        if len(hand) == 1:
-            if may_go_out and count_canastas(melds) >= need:
-                out.append(Move("discard", c))
-        elif not must_out:
-            out.append(Move("discard", c))
-    # N12: "May I go out?" is asked first, before melding in this turn
-    asking = state.players == 4 and state.asked is None and not state.melded_now
-    if asking and can_go_out(melds, hand, need):
-        # a side that has not melded must also reach its minimum (N10): melding
-        # all but the most valuable card is the least it will lay down
-        values = [VALUES[c] for c in hand]
-        if melds or sum(values) - max(values) >= minimum:
-            out.append(Move("ask_go_out"))
-    if not out:
-        out.append(Move("stop"))  # nothing is possible: the deal ends (see docs)
-    return out
-
-
-def _hand_after(hand: list[Card], m: Move) -> list[Card]:
-    used = [m.card] if m.kind == "add" else list(m.get("cards"))
-    rest = list(hand)
-    for c in used:
-        rest.remove(c)
-    return rest
-
-
-def _after(state: CanastaState, team: int, m: Move) -> dict[int, list[Card]]:
-    combined = {r: list(v) for r, v in _combined(state, team).items()}
-    if m.kind == "add":
-        combined[rank_of(m)].append(m.card)  # type: ignore[arg-type]
+        if state.staged and not t.must_out:
+            out.append(Move("withdraw"))  # a convenience: no legal path needs it (G1)
+    elif t.last_red:
+        out.append(Move("stop"))  # N13a: may meld, may not discard; the deal ends
     else:
-        combined[rank_of(m)] = list(m.get("cards"))
-    return combined
+        # discard: ends the turn; the last card only when going out (N12)
+        seen = set()
+        for c in hand:
+            if c.name in seen:
+                continue
+            seen.add(c.name)
+            if n == 1:
+                if t.may_out and count_canastas(melds) >= t.need:
+                    out.append(Move("discard", c))
+            elif not t.must_out:
+                out.append(Move("discard", c))
+    # N12a: "May I go out?" once, before laying any card but the pile's meld,
+    # when he can go out, and when a "no" would still leave him a way to end
+    # his turn (G1)
+    if (
+        state.players == 4
+        and state.asked is None
+        and not state.laid
+        and not t.last_red
+        and can_finish(sh, base, counts, held, pending, t._replace(may_out=True, must_out=True))
+        and can_finish(sh, base, counts, held, pending, t._replace(may_out=False, must_out=False))
+    ):
+        out.append(Move("ask_go_out"))
+    if not out:
+        out.append(Move("stop"))  # only in a hand-made position no play can reach (G1)
+    return out
 
 
 # ---- applying a move --------------------------------------------------------------
@@ -486,6 +550,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
             state.melds[team][r] = cards
             state.new_ranks.add(r)
         state.melded_now = True
+        state.laid = True
     elif kind == "add":
         hand.remove(m.card)
         r = rank_of(m)
@@ -496,6 +561,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
             if r not in state.new_ranks:
                 state.touched = True
         state.melded_now = True
+        state.laid = True
     elif kind == "commit":
         for r, cards in state.staged.items():
             state.melds[team].setdefault(r, []).extend(cards)
@@ -531,7 +597,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
         return
     elif kind == "answer":
         state.asked = "yes" if m.get("yes") else "no"
-        state.phase = PLAY
+        state.phase = PILE if state.staged else PLAY  # asked in the pile phase: back to it (N12a)
         state.to_act = partner_of(state, seat)  # type: ignore[assignment]
         return
     elif kind == "discard":
@@ -579,8 +645,19 @@ def explain(state: CanastaState, m: Move) -> str:
             return "the pile cannot be taken when its top card is a wild card or a black three (N9)"
         if not state.stock:
             return "with the stock empty the pile is taken only onto a meld of your side (N13)"
+        names = [c.name for c in m.get("cards", ())]
+        if any([c.name for c in o.get("cards")] == names for o in take_options(state)):
+            if not state.melds[team]:
+                return (
+                    "the pile's top card and cards from your hand cannot reach your initial "
+                    "minimum and still leave you a way to end your turn (N10a, G1)"
+                )
+            return (
+                "after this take you could not end your turn: no card left to discard "
+                "and no way to go out (G1, N11)"
+            )
         if frozen_for(state, team):
-            return "the pile is frozen for your side: take it only with a natural pair (N9)"
+            return "the pile is frozen for your side: take it only with a natural pair (N9, N9a)"
         return "take the pile with two naturals, a natural and a wild card, or onto your meld (N9)"
     if state.phase == DRAW and m.kind != "draw":
         return "first draw from the stock or take the pile (N5)"
@@ -593,7 +670,7 @@ def explain(state: CanastaState, m: Move) -> str:
         cards = list(m.get("cards", ()))
         r = rank_of(m)
         if r == 3:
-            return "black threes are melded only when going out in the same turn (N8)"
+            return "black threes are melded only when going out in the same turn (N8, N12c)"
         if any(not WILD[c] and c.rank != r for c in cards):
             return "a meld holds cards of one rank, and wild cards (N8)"
         if sum(1 for c in cards if not WILD[c]) < 2:
@@ -603,8 +680,10 @@ def explain(state: CanastaState, m: Move) -> str:
     if m.kind in ("meld", "add") and len(hand) - len(used) < 2 and rank_of(m) != 3:
         return (
             "keep a card to discard: melding down to one card or none is going out, "
-            "which needs the canastas (N11) and, if asked, the partner's yes (N12)"
+            "which needs the canastas (N11) and, if asked, the partner's yes (N12, G1)"
         )
+    if m.kind in ("meld", "add") and not state.melds[team] and rank_of(m) != 3:
+        return "your side could no longer reach its initial minimum after it (N10a, G1)"
     if m.kind == "meld":
         return "a new meld is three cards: three naturals, or two and a wild card (N8)"
     if m.kind == "discard":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardcore.cards import Card
-from cardcore_plugins.canasta.cards import VALUES, WILD
+from cardcore_plugins.canasta.cards import VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.state import CanastaState
 
 CANASTA = 7
@@ -21,10 +21,11 @@ def team_breakdown(state: CanastaState, team: int) -> dict[str, int]:
     if not melds:
         red = -red  # N7: no meld, red threes count against the side
     out = 0
-    if state.went_out is not None and state.went_out in state.teams[team]:
+    # N13a: after the stock ended with a red three nobody scores for going out
+    if state.went_out is not None and state.went_out in state.teams[team] and not state.last_red_three:
         out = 200 if state.went_out_concealed else 100
     hand: list[Card] = [c for s in state.teams[team] for c in state.hands[s]]
-    penalty = -sum(VALUES[c] for c in hand)
+    penalty = -sum(VALUES[c] for c in hand if not is_red_three(c))  # N3, N7a: never hand cards
     return {
         "base": base,
         "canastas": canastas,

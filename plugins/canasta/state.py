@@ -46,6 +46,7 @@ class CanastaState(DealState):
         "discard",
         "frozen_start",
         "has_melded",
+        "laid",
         "last_red_three",
         "melded_now",
         "melds",
@@ -77,6 +78,7 @@ class CanastaState(DealState):
     withdrew: str  # "", "pile" or "play": what was withdrawn this turn
     touched: bool  # added to a meld that existed before this turn
     melded_now: bool
+    laid: bool  # laid a card this turn, the pile's top card's meld apart (N12a)
     new_ranks: set[int]
     has_melded: list[bool]  # per seat: melded in an earlier turn of this deal
     last_red_three: bool
@@ -101,6 +103,7 @@ class CanastaState(DealState):
         s.withdrew = self.withdrew
         s.touched = self.touched
         s.melded_now = self.melded_now
+        s.laid = self.laid
         s.new_ranks = set(self.new_ranks)
         s.has_melded = list(self.has_melded)
         s.last_red_three = self.last_red_three
@@ -134,6 +137,7 @@ def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
     s.withdrew = ""
     s.touched = False
     s.melded_now = False
+    s.laid = False
     s.new_ranks = set()
     s.has_melded = [False] * n
     s.last_red_three = False
@@ -165,6 +169,7 @@ def state_to_json(s: CanastaState) -> dict[str, Any]:
         "withdrew": s.withdrew,
         "touched": s.touched,
         "melded_now": s.melded_now,
+        "laid": s.laid,
         "new_ranks": [RANK_NAMES[r] for r in sorted(s.new_ranks)],
         "has_melded": [i for i, m in enumerate(s.has_melded) if m],
         "last_red_three": s.last_red_three,
@@ -254,6 +259,7 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
     s.withdrew = withdrew
     s.touched = bool(r.get("touched", False))
     s.melded_now = bool(r.get("melded_now", False))
+    s.laid = bool(r.get("laid", False))
     for name in _list(r, "new_ranks"):
         rank = rank_of_name(name)
         if rank is None:
@@ -263,7 +269,8 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
         s.has_melded[r.index("has_melded", seat, n, "seat")] = True
     s.last_red_three = bool(r.get("last_red_three", False))
     s.over = bool(r.get("over", False))
-    if any(c.rank == 3 and c.suit in "HD" for c in s.hands[to_act]):
+    ended = s.over or s.went_out is not None  # N7a: a red three may then remain in a hand
+    if not ended and any(c.rank == 3 and c.suit in "HD" for c in s.hands[to_act]):
         raise PositionError(
             f"hands.{to_act}: red threes are laid at the turn's start; list them under red_threes (N7)"
         )

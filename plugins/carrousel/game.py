@@ -126,12 +126,15 @@ class Carrousel:
         if move.kind == "capture":
             taken = set(move.takes)
             for it in state.board:
-                if type(it) is Build and taken & set(it.cards):
-                    if VALUES[move.card] != it.value or not set(it.cards) <= taken:
-                        return (
-                            f"the build of {it.value} is taken whole, only by a card of "
-                            "its value, as a group by itself (C6b)"
-                        )
+                if (
+                    type(it) is Build
+                    and taken & set(it.cards)
+                    and (VALUES[move.card] != it.value or not set(it.cards) <= taken)
+                ):
+                    return (
+                        f"the build of {it.value} is taken whole, only by a card of "
+                        "its value, as a group by itself (C6b)"
+                    )
             if move.card.rank > 10:
                 return "a face card takes one card of its rank, or all three when three lie there (C7)"
             return "the cards taken must split into groups each adding up to the card's value (C6)"

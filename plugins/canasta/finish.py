@@ -1,0 +1,212 @@
+"""Whether a turn can still be finished (G1) and whether a hand can go out
+(N8, N11, N12), on card *counts*.
+
+Suits never matter to these questions (but for threes), so hands are tallied
+by class: the rank for natural cards (``1`` ace, ``4`` … ``13``), ``3`` for black
+threes, ``0`` for jokers and ``2`` for twos (the wild cards). A meld is seen as
+its ``(size, wild cards)``. Every function here is exact: the move generator
+(``rules.py``) lists a move only when the player can still end his turn after
+it (G1), and the tests compare these answers with a brute-force search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from cardcore.cards import Card
+from cardcore_plugins.canasta.cards import VALUES, WILD, is_red_three
+
+CANASTA = 7
+JOKER, TWO, BLACK_THREE = 0, 2, 3
+WILD_CLASSES = (JOKER, TWO)
+# N3 by class (red threes are no hand cards)
+CLASS_VALUE = {c.rank: v for c, v in VALUES.items() if not is_red_three(c)}
+
+Tally = dict[int, int]
+Shape = dict[int, tuple[int, int]]  # rank → (cards, wild cards)
+
+
+def tally(cards: Iterable[Card]) -> Tally:
+    """Counts by class; red threes are skipped (they are laid, never held, N7)."""
+    out: Tally = {}
+    for c in cards:
+        r = c.rank
+        if r == 3 and c.suit in ("H", "D"):
+            continue
+        out[r] = out.get(r, 0) + 1
+    return out
+
+
+def shape(melds: Mapping[int, list[Card]]) -> Shape:
+    return {r: (len(m), sum(1 for c in m if WILD[c])) for r, m in melds.items()}
+
+
+def merge(a: Shape, b: Mapping[int, list[Card]]) -> Shape:
+    """``a`` with the melds ``b`` (staged melds joining the side's, N10)."""
+    out = dict(a)
+    for r, m in b.items():
+        size, wilds = out.get(r, (0, 0))
+        out[r] = (size + len(m), wilds + sum(1 for c in m if WILD[c]))
+    return out
+
+
+def value(t: Tally) -> int:
+    return sum(CLASS_VALUE[r] * k for r, k in t.items())
+
+
+def cards_in(t: Tally) -> int:
+    return sum(t.values())
+
+
+def canastas(melds: Shape) -> int:
+    return sum(1 for size, _ in melds.values() if size >= CANASTA)
+
+
+def melds_value(melds: Mapping[int, list[Card]]) -> int:
+    return sum(VALUES[c] for m in melds.values() for c in m)
+
+
+def fits(melds: Shape, hand: Tally, need: int) -> bool:
+    """Whether *every* card of ``hand`` can be melded onto ``melds`` and new melds
+    (N8: three or more of a rank, two natural at least, three wild at most;
+    black threes three or four, no wild card) so that the side then has ``need``
+    canastas (N11)."""
+    wilds = hand.get(JOKER, 0) + hand.get(TWO, 0)
+    sizes: dict[int, int] = {}
+    caps: dict[int, int] = {}
+    for r, (size, w) in melds.items():
+        sizes[r] = size
+        caps[r] = 0 if r == BLACK_THREE else max(0, 3 - w)  # N17a: merged melds may hold more
+    mandatory = 0
+    for r, k in hand.items():
+        if r in WILD_CLASSES or not k:
+            continue
+        if r in sizes:
+            sizes[r] += k
+        elif r == BLACK_THREE:
+            if k < 3:
+                return False
+            sizes[r], caps[r] = k, 0
+        elif k >= 3:
+            sizes[r], caps[r] = k, 3
+        elif k == 2:
+            sizes[r], caps[r] = 3, 2  # the pair takes one wild card
+            mandatory += 1
+        else:
+            return False
+    if wilds < mandatory:
+        return False
+    free = wilds - mandatory
+    if free > sum(caps.values()):
+        return False  # wild cards never meld alone (N8)
+    done = sum(1 for s in sizes.values() if s >= CANASTA)
+    if done >= need:
+        return True
+    for gap in sorted(CANASTA - s for r, s in sizes.items() if s < CANASTA and CANASTA - s <= caps[r]):
+        if free < gap:
+            break
+        free -= gap
+        done += 1
+    return done >= need
+
+
+def can_go_out(melds: Shape, hand: Tally, need: int, may_discard: bool = True) -> bool:
+    """Whether every card of ``hand``, but one discard if allowed, can be melded
+    so that the side has ``need`` canastas (N11, N12)."""
+    if fits(melds, hand, need):
+        return True
+    if may_discard:
+        for r in list(hand):
+            if hand[r]:
+                hand[r] -= 1
+                ok = fits(melds, hand, need)
+                hand[r] += 1
+                if ok:
+                    return True
+    return False
+
+
+def can_go_out_from(
+    staged: Shape, base: int, hand: Tally, need: int, may_discard: bool, minimum: int
+) -> bool:
+    """:func:`can_go_out` for a side that has not melded: everything it lays in
+    this turn is its initial meld and must reach ``minimum`` (N10). ``staged``
+    (worth ``base``) is what the player has staged already."""
+    if base + value(hand) >= minimum and fits(staged, hand, need):
+        return True
+    if may_discard:
+        for r in list(hand):
+            if hand[r] and base + value(hand) - CLASS_VALUE[r] >= minimum:
+                hand[r] -= 1
+                ok = fits(staged, hand, need)
+                hand[r] += 1
+                if ok:
+                    return True
+    return False
+
+
+def wild_value(hand: Tally, n: int) -> int:
+    """The most ``n`` wild cards of ``hand`` are worth: jokers first."""
+    jokers = min(n, hand.get(JOKER, 0))
+    return 50 * jokers + 20 * (n - jokers)
+
+
+def best_stage(staged: Shape, hand: Tally, budget: int) -> int:
+    """The most points that cards of ``hand`` (at most ``budget`` of them) can
+    add to the ``staged`` melds and new melds, black threes apart (they meld
+    only when going out, N8). Used for the initial minimum (N10a)."""
+    if budget <= 0:
+        return 0
+    wilds = hand.get(JOKER, 0) + hand.get(TWO, 0)
+    # with no card limit: every natural that melds, pairs with a wild card each
+    # (best pairs first), then every wild card that fits
+    nat_value = nat_cards = cap = 0
+    pairs: list[int] = []
+    for r, k in hand.items():
+        if r in WILD_CLASSES or r == BLACK_THREE or not k:
+            continue
+        if r in staged:
+            nat_value += CLASS_VALUE[r] * k
+            nat_cards += k
+        elif k >= 3:
+            nat_value += CLASS_VALUE[r] * k
+            nat_cards += k
+            cap += 3
+        elif k == 2:
+            pairs.append(CLASS_VALUE[r])
+    cap += sum(max(0, 3 - w) for r, (_, w) in staged.items() if r != BLACK_THREE)
+    pairs.sort(reverse=True)
+    formed = min(len(pairs), wilds)
+    nat_value += 2 * sum(pairs[:formed])
+    nat_cards += 2 * formed
+    placed = formed + min(wilds - formed, cap + 2 * formed)
+    if nat_cards + placed <= budget:
+        return nat_value + wild_value(hand, placed)
+    return _best_stage_within(staged, hand, budget)
+
+
+def _best_stage_within(staged: Shape, hand: Tally, budget: int) -> int:
+    """:func:`best_stage` when the card limit binds: a search over ranks of the
+    best natural points for each (cards, wild cards) used."""
+    wilds = hand.get(JOKER, 0) + hand.get(TWO, 0)
+    best: dict[tuple[int, int], int] = {(0, 0): 0}
+    ranks = {r for r in hand if r not in WILD_CLASSES and r != BLACK_THREE and hand[r]}
+    ranks |= {r for r in staged if r != BLACK_THREE}
+    for r in sorted(ranks):
+        k = hand.get(r, 0)
+        v = CLASS_VALUE[r]
+        if r in staged:
+            options = [(j, w) for j in range(k + 1) for w in range(max(0, 3 - staged[r][1]) + 1)]
+        else:
+            options = [(0, 0)] + [(j, w) for j in range(2, k + 1) for w in range(max(0, 3 - j), 4)]
+        grown: dict[tuple[int, int], int] = {}
+        for (n, w0), val in best.items():
+            for j, w in options:
+                key = (n + j + w, w0 + w)
+                if key[0] > budget or key[1] > wilds:
+                    continue
+                got = val + v * j
+                if grown.get(key, -1) < got:
+                    grown[key] = got
+        best = grown
+    return max(val + wild_value(hand, w) for (_, w), val in best.items())
