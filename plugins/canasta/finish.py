@@ -110,38 +110,50 @@ def fits(melds: Shape, hand: Tally, need: int) -> bool:
     return done >= need
 
 
+def _forced_discards(melds: Shape, hand: Tally) -> list[int] | None:
+    """The classes that must be the discard for ``hand`` to go out: a lone
+    natural of a rank not melded (or one or two black threes, N8) can go
+    nowhere else. None when more than one card would have to go."""
+    forced: list[int] = []
+    for r, k in hand.items():
+        if not k or r in melds or r in WILD_CLASSES:
+            continue
+        if k == 1:
+            forced.append(r)
+        elif r == BLACK_THREE and k == 2:
+            return None
+    return forced if len(forced) <= 1 else None
+
+
 def can_go_out(melds: Shape, hand: Tally, need: int, may_discard: bool = True) -> bool:
     """Whether every card of ``hand``, but one discard if allowed, can be melded
     so that the side has ``need`` canastas (N11, N12)."""
-    if fits(melds, hand, need):
-        return True
-    if may_discard:
-        for r in list(hand):
-            if hand[r]:
-                hand[r] -= 1
-                ok = fits(melds, hand, need)
-                hand[r] += 1
-                if ok:
-                    return True
-    return False
+    return can_go_out_from(melds, 0, hand, need, may_discard, 0)
 
 
 def can_go_out_from(
     staged: Shape, base: int, hand: Tally, need: int, may_discard: bool, minimum: int
 ) -> bool:
-    """:func:`can_go_out` for a side that has not melded: everything it lays in
-    this turn is its initial meld and must reach ``minimum`` (N10). ``staged``
-    (worth ``base``) is what the player has staged already."""
-    if base + value(hand) >= minimum and fits(staged, hand, need):
+    """Whether every card of ``hand``, but one discard if allowed, can be melded
+    onto ``staged`` and new melds so that the side has ``need`` canastas (N11,
+    N12). For a side that has not melded, everything it lays in this turn is
+    its initial meld and must reach ``minimum`` (N10); ``staged``, worth
+    ``base``, is what the player has staged already (0 and {} once melded)."""
+    forced = _forced_discards(staged, hand)
+    if forced is None or (forced and not may_discard):
+        return False
+    total = base + value(hand)
+    if not forced and total >= minimum and fits(staged, hand, need):
         return True
-    if may_discard:
-        for r in list(hand):
-            if hand[r] and base + value(hand) - CLASS_VALUE[r] >= minimum:
-                hand[r] -= 1
-                ok = fits(staged, hand, need)
-                hand[r] += 1
-                if ok:
-                    return True
+    if not may_discard:
+        return False
+    for r in forced or [r for r in hand if hand[r]]:
+        if total - CLASS_VALUE[r] >= minimum:
+            hand[r] -= 1
+            ok = fits(staged, hand, need)
+            hand[r] += 1
+            if ok:
+                return True
     return False
 
 
