@@ -47,6 +47,10 @@ class GameSpec:
     rules_page: Callable[[], str] = lambda: ""
     check_table: Callable[[int, Any], str | None] = lambda players, options: None
     hookspecs: tuple[type, ...] = ()
+    # move kinds that take back the player's own decisions within his turn:
+    # conveniences that no legal path may need (G1; the conformance suite
+    # searches for a way to end each turn without them)
+    take_backs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,13 @@ class DealState:
     @property
     def players(self) -> int:
         return len(self.hands)
+
+    @property
+    def turn(self) -> int:
+        """The seat whose turn it is: ``to_act``, unless the game lets another
+        seat decide within a turn (Canasta's partner answering "May I go
+        out?"), in which case the game overrides this."""
+        return self.to_act
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,15 @@ every step, what must hold for every game:
 * every move played is in ``legal_moves()``, and ``legal_moves()`` has no
   duplicates and is never empty while the deal goes on;
 * the state survives a JSON round trip unchanged (up to which copy of two
-  identical cards is which) with the same legal moves, and playing on a clone
+  identical cards is which) with the same legal moves, every slot of the
+  state included (a field the JSON forgets is caught), and playing on a clone
   leaves the original untouched;
-* the deal's scores come out for every side.
+* the deal's scores come out for every side;
+* no dead ends (G1): after *every* legal move, not only the one played, the
+  player can still finish his turn without taking anything back
+  (``GameSpec.take_backs``): a depth-first search over the rest of his turn
+  (``DealState.turn``), in which each decision of another seat within the turn
+  (Canasta's partner answering "May I go out?") must leave him a way.
 
 It returns counts for the caller to assert on.
 """
@@ -22,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardcore.cards import Card
 from cardcore.game import DealState
 from cardcore.match import DealResult
 from cardcore.runner import make_players
@@ -37,6 +44,75 @@ class PlayoutStats:
     deals: int = 0
     moves: int = 0
     max_moves_listed: int = 0
+    turn_searches: int = 0  # positions visited by the no-dead-end search
+
+
+TURN_SEARCH_LIMIT = 20_000  # positions per move checked; a turn that needs more is reported
+
+
+def turn_can_end(table: Table, state: DealState, seat: int, budget: list[int]) -> bool:
+    """Whether ``seat``'s turn can end from ``state`` by legal moves, take-backs
+    apart: some move of his own leads there, and every move another seat may
+    make within his turn does too. ``budget[0]`` counts down the positions
+    visited. Moves are tried last listed first (games list the moves that end
+    a turn last), which only makes the search faster."""
+    if table.is_deal_over(state) or state.turn != seat:
+        return True
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ConformanceError(f"no-dead-end search: more than {TURN_SEARCH_LIMIT} positions in one turn")
+    skip = table.game.take_backs
+    moves = [m for m in table.legal_moves(state) if m.kind not in skip]
+    if not moves:
+        return False
+    results = (_after_can_end(table, state, m, moves, seat, budget) for m in reversed(moves))
+    return any(results) if state.to_act == seat else all(results)
+
+
+def _after_can_end(
+    table: Table, state: DealState, move: Any, legal: Sequence[Any], seat: int, budget: list[int]
+) -> bool:
+    twin = state.clone()
+    table.apply(twin, move, legal)
+    return turn_can_end(table, twin, seat, budget)
+
+
+def check_no_dead_end(table: Table, state: DealState, moves: Sequence[Any], where: str) -> int:
+    """G1 for every move of ``moves`` (take-backs apart); returns the positions visited."""
+    seat = state.turn
+    visited = 0
+    for m in moves:
+        if m.kind in table.game.take_backs:
+            continue
+        budget = [TURN_SEARCH_LIMIT]
+        if not _after_can_end(table, state, m, moves, seat, budget):
+            text = table.move_text(m, state)
+            raise ConformanceError(f"{where}: after {text!r} seat {seat} cannot end his turn (G1)")
+        visited += TURN_SEARCH_LIMIT - budget[0]
+    return visited
+
+
+def fingerprint(state: DealState) -> dict[str, Any]:
+    """Every slot of ``state`` (the table apart) as plain data, cards by name:
+    what a JSON round trip must keep, including any field the JSON forgets."""
+    out: dict[str, Any] = {}
+    for cls in type(state).__mro__:
+        for slot in getattr(cls, "__slots__", ()):
+            if slot != "table" and hasattr(state, slot):
+                out[slot] = _plain(getattr(state, slot))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.name
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _check_cards(table: Table, state: DealState, where: str) -> None:
@@ -54,8 +130,14 @@ def check_random_playouts(
     kinds: Sequence[str] | None = None,
     round_trip_every: int = 7,
     on_deal: Callable[[DealState, DealResult], Any] | None = None,
+    on_move: Callable[[DealState, Any], Any] | None = None,
+    dead_ends: bool = True,
 ) -> PlayoutStats:
-    """Play ``deals`` deals (matches restart as needed) and check the invariants."""
+    """Play ``deals`` deals (matches restart as needed) and check the invariants.
+
+    ``on_move(state, move)`` is called before each move is applied and
+    ``on_deal(state, result)`` after each deal, for a game's own checks;
+    ``dead_ends=False`` skips the no-dead-end search (the slowest check)."""
     kinds = list(kinds or ["random"] * table.players)
     players = make_players(table, kinds, seed)
     master = random.Random(seed)
@@ -80,11 +162,18 @@ def check_random_playouts(
             move = player.choose(obs, moves)
             if move not in moves:
                 raise ConformanceError(f"{where}: the bot played an illegal move {move}")
+            if dead_ends:
+                stats.turn_searches += check_no_dead_end(table, state, moves, where)
+            if on_move is not None:
+                on_move(state, move)
             if step % round_trip_every == 0:
                 dumped = table.dump_state(state)
                 again = table.load_state(dumped)
                 if table.dump_state(again) != dumped:
                     raise ConformanceError(f"{where}: JSON round trip changed the state")
+                lost = [k for k, v in fingerprint(state).items() if fingerprint(again).get(k) != v]
+                if lost:
+                    raise ConformanceError(f"{where}: JSON round trip lost {', '.join(lost)}")
                 # copies of one card (two decks) are interchangeable: compare by notation
                 if [table.move_json(m) for m in table.legal_moves(again)] != [
                     table.move_json(m) for m in moves

@@ -324,4 +324,5 @@ SPEC = GameSpec(
     summary="Meld ranks, make canastas of seven, lay red threes, go out; 5000 wins.",
     rules_page=_rules_page,
     hookspecs=(CanastaSpec,),
+    take_backs=("withdraw",),
 )

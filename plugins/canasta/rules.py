@@ -502,9 +502,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
         and can_finish(sh, base, counts, held, pending, t._replace(may_out=False, must_out=False))
     ):
         out.append(Move("ask_go_out"))
-    if not out:
-        out.append(Move("stop"))  # only in a hand-made position no play can reach (G1)
-    return out
+    return out  # never empty in play (G1); a hand-made dead end lists nothing
 
 
 # ---- applying a move --------------------------------------------------------------

@@ -113,6 +113,11 @@ class CanastaState(DealState):
         s.over = self.over
         return s
 
+    @property
+    def turn(self) -> int:
+        """The partner answers "May I go out?" within the asker's turn (N12)."""
+        return (self.to_act + 2) % 4 if self.phase == ANSWER else self.to_act
+
     def team_of(self, seat: int) -> int:
         for i, t in enumerate(self.teams):
             if seat in t:
