@@ -13,7 +13,8 @@ from cardcore.position import position_from_data
 from cardcore.table import Table
 from cardcore.testing import check_random_playouts
 from cardcore_plugins.canasta import rules
-from cardcore_plugins.canasta.state import meld_rank, new_state, wild_count
+from cardcore_plugins.canasta.checks import DealEnds
+from cardcore_plugins.canasta.state import new_state
 
 CN = POSITIONS / "canasta"
 
@@ -636,36 +637,33 @@ def test_n17a_merged_melds_keep_their_wild_cards_but_take_no_more(registry):
 
 
 # ---- random playouts ----------------------------------------------------------------------------
-def _valid_melds(state) -> None:
-    for team in state.melds:
-        for r, m in team.items():
-            assert meld_rank(m) == r
-            limit = 6 if state.pile_taker is not None else 3  # N17 merges may exceed three
-            assert len(m) >= 3 and len(m) - wild_count(m) >= 2 and wild_count(m) <= limit
-            if r == 3:
-                assert wild_count(m) == 0 and all(c.suit in "CS" for c in m)
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("kinds", ["random", "greedy", "mixed"])
 def test_random_playouts(registry, players, kinds):
     t = Table.from_names(registry, "canasta", players)
     seats = {"random": ["random"] * 4, "greedy": ["greedy"] * 4, "mixed": ["greedy", "random"] * 2}
+    ends = DealEnds()
     check_random_playouts(
         t,
         deals=6,
         seed=players,
         kinds=seats[kinds][:players],
         round_trip_every=5,
-        on_deal=lambda state, result: _valid_melds(state),
+        on_deal=ends.on_deal,
+        on_move=ends.on_move,
     )
+    assert ends.deals == 6 and ends.stops_otherwise == 0
 
 
 def test_playouts_with_house_rules(registry):
+    ends = DealEnds()
     t = Table.from_names(registry, "canasta", 4, {}, ["canasta.hoyle_upcard", "canasta.permission_required"])
-    check_random_playouts(t, deals=4, seed=1, kinds=["greedy", "random", "greedy", "random"])
+    check_random_playouts(
+        t, deals=4, seed=1, kinds=["greedy", "random", "greedy", "random"], on_deal=ends.on_deal
+    )
     t3 = Table.from_names(registry, "canasta", 3, {}, ["canasta.every_man_for_himself"])
-    check_random_playouts(t3, deals=4, seed=1)
+    check_random_playouts(t3, deals=4, seed=1, on_deal=ends.on_deal, on_move=ends.on_move)
+    assert ends.deals == 8
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
