@@ -19,6 +19,7 @@ an error) and names the field of every problem.
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,23 @@ class PositionReader:
         return out
 
 
+HEADER_KEYS = ("game", "players", "options", "house_rules")
+
+
+def _check_keys(data: dict[str, Any], table: Table, state: DealState) -> None:
+    """Every key of a position is a header key or one the game's JSON writes
+    (a misspelled ``to-act`` would otherwise be silently ignored)."""
+    known = list(dict.fromkeys([*HEADER_KEYS, *table.dump_state(state)]))
+    for key in data:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise PositionError(
+                f"unknown key {str(key)[:60]!r}{hint}; a {table.game.name} position has "
+                + ", ".join(known)
+            )
+
+
 def read_position(path: Path, registry: Registry) -> tuple[Table, DealState]:
     """Read a position file: its table and its state."""
     data = read_data(path)
@@ -137,6 +155,7 @@ def position_from_data(
     try:
         table = Table.from_names(registry, head.game, head.players, head.options, head.house_rules)
         state = table.load_state(data)
+        _check_keys(data, table, state)
     except (TableError, PositionError) as err:
         raise CardcoreError(f"{where}: {err}") from None
     except (TypeError, ValueError, KeyError, AttributeError) as err:

@@ -108,6 +108,12 @@ def test_bad_input_is_one_line_exit_2(args, needle):
         ("game: canasta\nhas_melded: 3\n", "has_melded: expected a list"),
         ("game: canasta\nnew_ranks: [Z]\n", "new_ranks"),
         ("game: carrousel\ntable: [{build: [5H], owner: 0}]\n", "two or more cards"),
+        # misspelled keys are errors naming the key (not silently ignored)
+        ("game: canasta\nto-act: 1\n", "unknown key 'to-act' (did you mean 'to_act'?)"),
+        ("game: canasta\npile: [5D]\n", "unknown key 'pile'"),
+        ("game: canasta\ndiscards: [5D]\n", "unknown key 'discards' (did you mean 'discard'?)"),
+        ("game: carrousel\nplayers: 2\nlast_captur: 0\n", "unknown key 'last_captur'"),
+        ("game: carrousel\nplayers: 2\nplayers: 3\n", "key 'players' given twice"),
     ],
 )
 def test_bad_position_files(tmp_path, body, needle):
@@ -116,6 +122,13 @@ def test_bad_position_files(tmp_path, body, needle):
     code, out = run_cli("moves", str(p))
     assert code == 2, out
     assert needle in out and str(p) in out and "Traceback" not in out
+
+
+def test_json_position_with_a_key_twice(tmp_path):
+    p = tmp_path / "pos.json"
+    p.write_text('{"game": "carrousel", "players": 2, "to_act": 0, "to_act": 1}')
+    code, out = run_cli("moves", str(p))
+    assert code == 2 and "key 'to_act' given twice" in out and str(p) in out
 
 
 def test_validate_example_config():
