@@ -1,0 +1,40 @@
+"""The legal-move regression corpus (tests/perft/<game>.yaml, made by
+tools/perft.py): every position lists exactly the moves recorded. A failure
+is a change in move generation: review it against RULINGS.md, then
+regenerate with `python tools/perft.py generate` if it is intended."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tools"))
+
+from perft import GAMES, differences, load
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_corpus(registry, game):
+    items = load(game)
+    assert len(items) >= 100
+    problems = [d for d in (differences(registry, item) for item in items) if d]
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_corpus_covers_every_player_count_and_house_rule(registry):
+    for game in GAMES:
+        covers = {t for item in load(game) for t in item["covers"]}
+        spec = registry.game(game)
+        for players in range(spec.min_players, spec.max_players + 1):
+            assert f"{players}p" in covers, (game, players)
+        for name, hr in registry.house_rules.items():
+            if hr.game == game:
+                assert f"house:{name}" in covers, name
+
+
+def test_a_changed_move_shows_up(registry):
+    item = dict(load("carrousel")[0])
+    item["moves"] = item["moves"][1:]
+    assert "extra" in differences(registry, item)
