@@ -147,7 +147,7 @@ class Canasta:
             state.phase == DRAW
             and not state.stock
             and not state.last_red_three
-            and not self.cardcore_legal_moves(state)
+            and not self.table.legal_moves(state)
         )
 
     @hookimpl
