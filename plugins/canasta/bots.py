@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cardcore.cards import Card
 from cardcore.game import Observation
 from cardcore.moves import Move
 from cardcore_plugins.canasta.cards import VALUES, WILD, is_black_three
@@ -32,7 +33,7 @@ class GreedyPlayer:
         self.pile_size = 0
         self.opponent_ranks: set[str] = set()
 
-    def value(self, m: Move, hand: Sequence, counts: Counter) -> float:
+    def value(self, m: Move, hand: Sequence[Card], counts: Counter[int]) -> float:
         k = m.kind
         n = len(hand)
         if k == "commit":
@@ -56,11 +57,12 @@ class GreedyPlayer:
         if k == "add":
             if n == 1:
                 return 900
-            if WILD[m.card]:
+            if m.card is not None and WILD[m.card]:
                 return 240
             return 350
         if k == "discard":
             c = m.card
+            assert c is not None
             if n == 1:
                 return 900
             if WILD[c] and self.pile_size >= 8:

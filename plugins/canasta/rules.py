@@ -451,21 +451,21 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             candidates.append((Move("add", c, (), (("rank", RANK_NAMES[c.rank]),)), (c,), c.rank))
 
     out: list[Move] = []
-    for m, used, r in candidates:
+    for move, used, r in candidates:
         black = r == BLACK_THREE
         tm = t._replace(must_out=True) if black else t
         if not staging and not tm.must_out and not t.last_red and n - len(used) >= 2:
-            out.append(m)  # a card is left to discard: nothing more to check
+            out.append(move)  # a card is left to discard: nothing more to check
             continue
         after = dict(counts)
-        for c in used:
-            after[c.rank] -= 1
+        for u in used:
+            after[u.rank] -= 1
         grown = dict(sh)
-        size, w = grown.get(r, (0, 0))
-        grown[r] = (size + len(used), w + sum(1 for c in used if WILD[c]))
-        got = base + sum(VALUES[c] for c in used) if staging else 0
+        size, wilds = grown.get(r, (0, 0))
+        grown[r] = (size + len(used), wilds + sum(1 for u in used if WILD[u]))
+        got = base + sum(VALUES[u] for u in used) if staging else 0
         if can_finish(grown, got, after, held, staging, tm):
-            out.append(m)
+            out.append(move)
 
     if pending:
         if state.staged and base >= t.minimum:
@@ -541,7 +541,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
         cards = list(m.get("cards"))
         for c in cards:
             hand.remove(c)
-        r = rank_of(m)
+        r = RANK_NUMBER[m.get("rank")]
         if state.phase == PILE or not state.melds[team]:
             state.staged[r] = cards
         else:
@@ -550,12 +550,14 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
         state.melded_now = True
         state.laid = True
     elif kind == "add":
-        hand.remove(m.card)
-        r = rank_of(m)
+        card = m.card
+        assert card is not None
+        hand.remove(card)
+        r = RANK_NUMBER[m.get("rank")]
         if r in state.staged:
-            state.staged[r].append(m.card)  # type: ignore[arg-type]
+            state.staged[r].append(card)
         else:
-            state.melds[team][r].append(m.card)  # type: ignore[arg-type]
+            state.melds[team][r].append(card)
             if r not in state.new_ranks:
                 state.touched = True
         state.melded_now = True
@@ -599,8 +601,10 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
         state.to_act = partner_of(state, seat)  # type: ignore[assignment]
         return
     elif kind == "discard":
-        hand.remove(m.card)
-        state.discard.append(m.card)  # type: ignore[arg-type]
+        card = m.card
+        assert card is not None
+        hand.remove(card)
+        state.discard.append(card)
     elif kind == "stop":
         state.over = True
         return

@@ -152,6 +152,7 @@ class Carrousel:
         seat = state.to_act
         side = self.table.side_of[seat]
         card = move.card
+        assert card is not None  # every Carrousel move plays a card
         state.hands[seat].remove(card)
         kind = move.kind
         board = state.board

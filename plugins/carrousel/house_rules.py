@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING
 
+from cardcore.cards import Card
 from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
+from cardcore.moves import Move
 from cardcore_plugins.carrousel.state import CarrouselState
+
+if TYPE_CHECKING:
+    from cardcore.match import Match
+    from cardcore.table import Table
 
 
 class FreeTrail:
@@ -26,20 +33,20 @@ class SpecialsBack:
 
     @hookimpl(wrapper=True)
     def cardcore_deal(
-        self, table, match, rng: random.Random, record: Callable[..., None]
+        self, table: Table, match: Match, rng: random.Random, record: Callable[..., None]
     ) -> Generator[None, CarrouselState, CarrouselState]:
         state = yield
-        back = []
+        back: list[Card] = []
         board = state.board
         for i, c in enumerate(board):
             while c.special:  # type: ignore[union-attr]
-                back.append(c)
+                back.append(c)  # type: ignore[arg-type]  # a loose card: no builds on a new table
                 c = state.stock.pop(0)
                 board[i] = c
         for c in back:
             state.stock.insert(rng.randrange(len(state.stock) + 1), c)
         if back:
-            record("specials_back", cards=[c.name for c in back])  # type: ignore[union-attr]
+            record("specials_back", cards=[c.name for c in back])
         return state
 
 
@@ -49,19 +56,20 @@ class StrictPairs:
 
     @hookimpl(wrapper=True)
     def cardcore_deal(
-        self, table, match, rng: random.Random, record: Callable[..., None]
+        self, table: Table, match: Match, rng: random.Random, record: Callable[..., None]
     ) -> Generator[None, CarrouselState, CarrouselState]:
         state = yield
         if _three_alike(state):
             record("redeal", reason="three face cards alike on the table (C7a)")
             # deal again through the whole chain (this wrapper included)
-            return table.hook.cardcore_deal(table=table, match=match, rng=rng, record=record)
+            again: CarrouselState = table.hook.cardcore_deal(table=table, match=match, rng=rng, record=record)
+            return again
         return state
 
     @hookimpl(wrapper=True)
-    def cardcore_legal_moves(self, state: CarrouselState) -> Generator[None, list, list]:
+    def cardcore_legal_moves(self, state: CarrouselState) -> Generator[None, list[Move], list[Move]]:
         moves = yield
-        out = []
+        out: list[Move] = []
         for m in moves:
             card = m.card
             if card is not None and card.rank > 10:

@@ -162,7 +162,7 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
     build_bits: dict[int, list[int]] = {}
     for it in board:
         if type(it) is Build:
-            v = it.value  # type: ignore[union-attr]
+            v = it.value
             build_bits.setdefault(v, []).append(1 << len(items))
             items.append(it)
             values.append(v)

@@ -61,7 +61,7 @@ def new_state(table: Table, dealer: int) -> CarrouselState:
 
 
 def item_cards(item: Item) -> tuple[Card, ...]:
-    return item.cards if type(item) is Build else (item,)  # type: ignore[union-attr,return-value]
+    return item.cards if type(item) is Build else (item,)  # type: ignore[return-value]
 
 
 def state_to_json(state: CarrouselState) -> dict[str, Any]:

@@ -226,6 +226,7 @@ class PaquetVoleur:
         seat = state.to_act
         side = state.table.side_of[seat]
         card = move.card
+        assert card is not None  # every Paquet voleur move plays a card
         state.hands[seat].remove(card)
         kind = move.kind
         if kind == "trail":
