@@ -9,13 +9,18 @@ Two plugin managers use these specs (see ``cardcore.plugins``):
   pluggy calls the last registered first, so a later house rule wraps the
   earlier ones and every house rule wraps the game.
 
-Defaults are ``trylast``.  A house rule that changes an answer uses
-``@hookimpl(wrapper=True)``: ``result = yield``, adjust, ``return result``; one
-that replaces it uses ``tryfirst`` and returns a value.  Under ``firstresult``
-``None`` means "no opinion": the next implementation is asked.
+Defaults are ``trylast``; a game's implementations are plain.  A house rule
+that changes an answer uses ``@hookimpl(wrapper=True)``: ``result = yield``,
+adjust, ``return result``; one that replaces it is a plain ``@hookimpl`` that
+returns a value (house rules are registered after the game, so pluggy asks
+them first).  Under ``firstresult`` ``None`` means "no opinion": the next
+implementation is asked; every first-result hook below is typed ``… | None``
+for that reason, and ``False`` is an answer, not an abstention.
 
-The engine never calls ``pm.hook`` directly: ``cardcore.table.Table`` is the
-typed facade with one method per hook.
+The engine calls hooks only through ``cardcore.table.Table``, the typed facade
+with one method per hook (a game's own hooks are called by that game). A game
+must implement every hook of ``REQUIRED_HOOKS``: ``Table`` refuses a game that
+does not, naming the hook.
 """
 
 from __future__ import annotations
@@ -35,6 +40,19 @@ if TYPE_CHECKING:
     from cardcore.table import Table
 
 PROJECT = "cardcore"
+# the hooks without a core default: every game answers them (checked by Table)
+REQUIRED_HOOKS = (
+    "cardcore_build_deck",
+    "cardcore_deal",
+    "cardcore_legal_moves",
+    "cardcore_apply_move",
+    "cardcore_is_deal_over",
+    "cardcore_score_deal",
+    "cardcore_observe",
+    "cardcore_state_to_json",
+    "cardcore_state_from_json",
+    "cardcore_state_cards",
+)
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
@@ -74,38 +92,44 @@ class TableSpec:
 
     # ---- match -------------------------------------------------------
     @hookspec(firstresult=True)
-    def cardcore_build_deck(self, table: Table) -> list[Card]:
+    def cardcore_build_deck(self, table: Table) -> list[Card] | None:
         """Return every card of the game's deck in new-deck order.
 
         Called by ``Table`` when it is built (the deck is fixed per table).
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_first_dealer(self, table: Table, rng: random.Random, record: Callable[..., None]) -> int:
+    def cardcore_first_dealer(
+        self, table: Table, rng: random.Random, record: Callable[..., None]
+    ) -> int | None:
         """Return the first dealer's seat, drawing from ``rng`` only.
 
         Called by ``Match`` when it starts.  Chance steps worth keeping (the
         cards turned to find the dealer …) are passed to ``record(kind, **data)``
         and go to the game log.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
     def cardcore_deal(
         self, table: Table, match: Match, rng: random.Random, record: Callable[..., None]
-    ) -> DealState:
+    ) -> DealState | None:
         """Shuffle, cut and deal: return the state at the start of a deal.
 
         Called by ``Match.start_deal`` with the match's RNG, which is the only
         randomness a deal may use.  ``match.dealer`` is the dealer.
+        None: no opinion (the next implementation is asked).
         """
 
     # ---- one deal ----------------------------------------------------
     @hookspec(firstresult=True)
-    def cardcore_legal_moves(self, state: DealState) -> list[Move]:
+    def cardcore_legal_moves(self, state: DealState) -> list[Move] | None:
         """Return every legal move of ``state.to_act``, in a deterministic order.
 
         Called by the engine before every decision.  Must be complete: every
         legal move once, no illegal one.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
@@ -113,21 +137,24 @@ class TableSpec:
         """Return why ``move`` is illegal in ``state`` (naming the rule), or None.
 
         Called by ``Table.apply`` only after ``move`` was found not legal.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_apply_move(self, state: DealState, move: Move) -> DealState:
+    def cardcore_apply_move(self, state: DealState, move: Move) -> DealState | None:
         """Play ``move`` (already known legal) on ``state`` in place; return ``state``.
 
         Called by ``Table.apply``.  Moves the turn on, deals more cards when
         the rules say so.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_is_deal_over(self, state: DealState) -> bool:
+    def cardcore_is_deal_over(self, state: DealState) -> bool | None:
         """Return True when no more moves are to be played in this deal.
 
         Called by the engine after every move.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec
@@ -139,68 +166,77 @@ class TableSpec:
         """
 
     @hookspec(firstresult=True)
-    def cardcore_score_deal(self, state: DealState) -> list[SideScore]:
+    def cardcore_score_deal(self, state: DealState) -> list[SideScore] | None:
         """Return the points of each side of the finished deal, in side order.
 
         Called by ``Match.end_deal`` and by ``cardcore score``.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_is_match_over(self, match: Match) -> bool:
+    def cardcore_is_match_over(self, match: Match) -> bool | None:
         """Return True when the match is over after its last finished deal.
 
         Called by ``Match.end_deal``.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_match_winners(self, match: Match) -> list[int]:
+    def cardcore_match_winners(self, match: Match) -> list[int] | None:
         """Return the winning sides of a finished match (several when tied).
 
         Called by ``Match`` once the match is over.  Default: the highest total.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_next_dealer(self, match: Match, state: DealState) -> int:
+    def cardcore_next_dealer(self, match: Match, state: DealState) -> int | None:
         """Return the seat that deals the next deal.
 
         Called by ``Match.end_deal`` when the match goes on.  Default: the
         player to the dealer's left.
+        None: no opinion (the next implementation is asked).
         """
 
     # ---- what players see --------------------------------------------
     @hookspec(firstresult=True)
-    def cardcore_observe(self, state: DealState, seat: int) -> Observation:
+    def cardcore_observe(self, state: DealState, seat: int) -> Observation | None:
         """Return what ``seat`` may see of ``state``: nothing hidden from it.
 
         Called by the engine for bots and the terminal UI, never giving them
         the state itself.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_move_text(self, state: DealState | None, move: Move) -> str:
+    def cardcore_move_text(self, state: DealState | None, move: Move) -> str | None:
         """Return a human-readable text for ``move``.
 
         Called by the CLI and the log, never in the engine's inner loop.
+        None: no opinion (the next implementation is asked).
         """
 
     # ---- positions and serialisation ----------------------------------
     @hookspec(firstresult=True)
-    def cardcore_state_to_json(self, state: DealState) -> dict[str, Any]:
+    def cardcore_state_to_json(self, state: DealState) -> dict[str, Any] | None:
         """Return the state's fields as JSON data (the position-file format).
 
         Called by the log, ``Table.dump_state`` and ``Table.clone`` tests.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> DealState:
+    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> DealState | None:
         """Build a state from position data; raise ``PositionError`` naming the field.
 
         Called by ``Table.load_state`` for position files and replays.
+        None: no opinion (the next implementation is asked).
         """
 
     @hookspec(firstresult=True)
-    def cardcore_state_cards(self, state: DealState) -> list[Card]:
+    def cardcore_state_cards(self, state: DealState) -> list[Card] | None:
         """Return every card in ``state`` (hands, table, stock, piles …).
 
         Called by conformance checks (card conservation) and position loading.
+        None: no opinion (the next implementation is asked).
         """

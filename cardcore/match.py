@@ -54,9 +54,7 @@ class Match:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         self.scores = [0] * len(self.table.sides)
-        self.dealer = self.table.hook.cardcore_first_dealer(
-            table=self.table, rng=self.rng, record=self.record
-        )
+        self.dealer = self.table.first_dealer(self.rng, self.record)
 
     def record(self, kind: str, **data: Any) -> None:
         """Keep a chance step (first-dealer draw, cut …) for the log."""
@@ -67,9 +65,7 @@ class Match:
         return events
 
     def start_deal(self) -> DealState:
-        return self.table.hook.cardcore_deal(  # type: ignore[no-any-return]
-            table=self.table, match=self, rng=self.rng, record=self.record
-        )
+        return self.table.deal(self, self.rng, self.record)
 
     def end_deal(self, state: DealState) -> DealResult:
         """Finish and score ``state``; add to the totals; decide if the match goes on."""
@@ -80,11 +76,11 @@ class Match:
             self.scores[i] += s.points
         result = DealResult(len(self.deals) + 1, self.dealer, sides)
         self.deals.append(result)
-        self.over = bool(table.hook.cardcore_is_match_over(match=self))
+        self.over = table.is_match_over(self)
         if not self.over:
-            self.dealer = table.hook.cardcore_next_dealer(match=self, state=state)
+            self.dealer = table.next_dealer(self, state)
         return result
 
     def winners(self) -> list[int]:
         """The winning sides (several when tied), once the match is over."""
-        return self.table.hook.cardcore_match_winners(match=self)  # type: ignore[no-any-return]
+        return self.table.match_winners(self)

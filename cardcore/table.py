@@ -4,9 +4,10 @@ facade over its plugin manager (one method per hook)."""
 from __future__ import annotations
 
 import os
+import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 from pydantic import BaseModel, ValidationError
@@ -14,10 +15,13 @@ from pydantic import BaseModel, ValidationError
 from cardcore.cards import Card
 from cardcore.errors import IllegalMoveError, TableError, pydantic_problems
 from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
-from cardcore.hookspecs import PROJECT, TableSpec
+from cardcore.hookspecs import PROJECT, REQUIRED_HOOKS, TableSpec
 from cardcore.moves import Move, move_to_json
 from cardcore.plugins import ENV_TRACE, Registry, UnknownNameError
 from cardcore.seats import side_of_seats
+
+if TYPE_CHECKING:
+    from cardcore.match import Match
 
 
 class Table:
@@ -73,6 +77,7 @@ class Table:
         for hr in self.house_rules:
             pm.register(hr.plugin, name=hr.name)
         pm.check_pending()
+        _check_required(pm, game)
         if os.environ.get(ENV_TRACE):
             pm.trace.root.setwriter(sys.stderr.write)
             pm.enable_tracing()
@@ -128,6 +133,24 @@ class Table:
         }
 
     # ---- the facade: one method per hook --------------------------------
+    def first_dealer(self, rng: random.Random, record: Callable[..., None]) -> int:
+        return self.hook.cardcore_first_dealer(table=self, rng=rng, record=record)  # type: ignore[no-any-return]
+
+    def deal(self, match: Match, rng: random.Random, record: Callable[..., None]) -> DealState:
+        return self.hook.cardcore_deal(table=self, match=match, rng=rng, record=record)  # type: ignore[no-any-return]
+
+    def is_match_over(self, match: Match) -> bool:
+        return bool(self.hook.cardcore_is_match_over(match=match))
+
+    def match_winners(self, match: Match) -> list[int]:
+        return self.hook.cardcore_match_winners(match=match)  # type: ignore[no-any-return]
+
+    def next_dealer(self, match: Match, state: DealState) -> int:
+        return self.hook.cardcore_next_dealer(match=match, state=state)  # type: ignore[no-any-return]
+
+    def explain_illegal(self, state: DealState, move: Move) -> str | None:
+        return self.hook.cardcore_explain_illegal(state=state, move=move)  # type: ignore[no-any-return]
+
     def legal_moves(self, state: DealState) -> list[Move]:
         return self.fast_legal_moves(state)
 
@@ -136,7 +159,7 @@ class Table:
         if legal is None:
             legal = self.legal_moves(state)
         if move not in legal:
-            reason = self.hook.cardcore_explain_illegal(state=state, move=move)
+            reason = self.explain_illegal(state, move)
             text = self.move_text(move, state)
             raise IllegalMoveError(f"illegal move {text!r}: {reason or 'not a legal move here'}")
         return self.fast_apply_move(state, move)
@@ -180,6 +203,20 @@ class Table:
         from cardcore.match import Match
 
         return Match(self, seed)
+
+
+def _check_required(pm: pluggy.PluginManager, game: GameSpec) -> None:
+    """Every hook a game must answer has an implementation besides the core's
+    defaults (``REQUIRED_HOOKS``), and so has each hook of the game's own specs."""
+    names = list(REQUIRED_HOOKS)
+    for spec in game.hookspecs:
+        names += [n for n in vars(spec) if hasattr(getattr(spec, n), f"{PROJECT}_spec")]
+    for name in names:
+        impls = [i for i in getattr(pm.hook, name).get_hookimpls() if i.plugin_name != "cardcore.defaults"]
+        if not impls:
+            raise TableError(
+                f"{game.name}: the game does not implement the hook {name} (see docs/PLUGINS.md)"
+            )
 
 
 def _direct(caller: Any, argnames: tuple[str, ...], traced: bool) -> Any:

@@ -189,3 +189,30 @@ def test_same_seed_same_game_across_processes(game, players):
         data.pop("seconds")
         outs.append(data)
     assert outs[0] == outs[1]
+
+
+def test_a_game_missing_a_required_hook_is_refused(registry):
+    """Table checks every required hook when it is built: one line naming the game and the hook."""
+    import dataclasses
+
+    from cardcore.errors import TableError
+
+    pv = registry.game("paquet_voleur")
+    plugin_class = type(pv.plugin(Table(pv, 2)))
+    for missing in ("cardcore_observe", "cardcore_state_cards"):
+        broken_class = type("Broken", (plugin_class,), {missing: None})
+        broken = dataclasses.replace(pv, name="broken", plugin=broken_class)
+        with pytest.raises(TableError, match=f"broken: the game does not implement the hook {missing}"):
+            Table(broken, 2)
+
+
+def test_a_game_missing_its_own_hook_is_refused(registry):
+    import dataclasses
+
+    from cardcore.errors import TableError
+
+    ca = registry.game("carrousel")
+    plugin_class = type(ca.plugin(Table(ca, 2)))
+    broken_class = type("Broken", (plugin_class,), {"carrousel_may_trail": None})
+    with pytest.raises(TableError, match="carrousel_may_trail"):
+        Table(dataclasses.replace(ca, plugin=broken_class), 2)

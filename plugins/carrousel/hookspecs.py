@@ -12,11 +12,12 @@ if TYPE_CHECKING:
 
 class CarrouselSpec:
     @hookspec(firstresult=True)
-    def carrousel_may_trail(self, state: CarrouselState, forced: bool) -> bool:
+    def carrousel_may_trail(self, state: CarrouselState, forced: bool) -> bool | None:
         """Return whether ``state.to_act`` may trail a card this turn.
 
         Called by Carrousel's legal-move generation when a capture or build is
         possible (``forced`` is True; without one, trailing is always allowed,
         C10).  Never called for a player who owns a build (he must capture it,
         C8).  Default (C10): False.
+        None: no opinion (the next implementation is asked).
         """
