@@ -135,17 +135,66 @@ class DealState:
 
 @dataclass(frozen=True)
 class Observation:
-    """What one seat may see.
+    """What one seat may see of a deal, as data: the engine contract that bots,
+    the terminal and any other interface read (never the state itself).
 
-    ``public`` holds the game's visible facts in display order (``table``,
-    ``piles``, ``hand_counts`` …), as JSON-like data with cards as ``Card``;
-    the terminal UI prints it as ``key: value`` lines.
+    ``seat`` is None for a spectator, who sees no hand. ``to_act`` decides
+    now; ``turn`` is the seat whose turn it is (they differ while a partner
+    answers within another's turn). ``hand_sizes`` per seat, ``stock`` the
+    number of undealt cards. ``public`` is the game's own view, in display
+    order: JSON-ready data with cards as ``Card`` and structured items (a
+    build is ``{"build": [cards], "value", "owner"}``, a meld ``{"rank",
+    "cards", "canasta"}``, a pile ``{"top", "size", …}``), documented on each
+    game's rules page. ``to_json()`` gives the same with cards as names.
     """
 
-    seat: int
+    seat: int | None
     to_act: int
     hand: tuple[Card, ...]
     public: dict[str, Any] = field(default_factory=dict)
+    turn: int = 0
+    dealer: int = 0
+    hand_sizes: tuple[int, ...] = ()
+    stock: int = 0
+
+    @classmethod
+    def of(cls, state: DealState, seat: int | None, public: dict[str, Any]) -> Observation:
+        """The view of ``seat`` (None: a spectator): the core's fields from
+        ``state``, the game's own in ``public``."""
+        return cls(
+            seat=seat,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]) if seat is not None else (),
+            public=public,
+            turn=state.turn,
+            dealer=state.dealer,
+            hand_sizes=tuple(len(h) for h in state.hands),
+            stock=len(state.stock),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON data, cards by name (a public interface)."""
+        return {
+            "seat": self.seat,
+            "to_act": self.to_act,
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "hand": [c.name for c in self.hand] if self.seat is not None else None,
+            "hand_sizes": list(self.hand_sizes),
+            "stock": self.stock,
+            **{k: json_data(v) for k, v in self.public.items()},
+        }
+
+
+def json_data(value: Any) -> Any:
+    """``value`` with every card by name, tuples and sets as lists."""
+    if isinstance(value, Card):
+        return value.name
+    if isinstance(value, dict):
+        return {str(k): json_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [json_data(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)

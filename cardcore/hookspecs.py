@@ -200,11 +200,13 @@ class TableSpec:
 
     # ---- what players see --------------------------------------------
     @hookspec(firstresult=True)
-    def cardcore_observe(self, state: DealState, seat: int) -> Observation | None:
-        """Return what ``seat`` may see of ``state``: nothing hidden from it.
+    def cardcore_observe(self, state: DealState, seat: int | None) -> Observation | None:
+        """Return what ``seat`` may see of ``state`` as data: nothing hidden from
+        it (``Observation.of(state, seat, public)``); ``seat`` None is a
+        spectator, who sees no hand.
 
         Called by the engine for bots and the terminal UI, never giving them
-        the state itself.
+        the state itself; by ``Table.spectate`` for a public view.
         None: no opinion (the next implementation is asked).
         """
 

@@ -1,8 +1,14 @@
-"""Text rendering of cards and observations for the terminal."""
+"""Text rendering of cards and observations for the terminal.
+
+Observations are data (``cardcore.game.Observation``); this module turns the
+shapes games use into text: cards, builds (``{"build", "value", "owner"}``),
+melds (``{"rank", "cards", "canasta"}``), piles (``{"top", "size", …}``) and
+anything per side (``{"seats": [...], …}``), labelled with the players' names.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import click
@@ -22,25 +28,69 @@ def show_card(c: Card, color: bool = True) -> str:
     return click.style(text, fg="red" if c.suit in RED else None, bold=True)
 
 
-def show_value(value: Any, color: bool = True) -> str:
-    """Render observation data: cards, lists of cards, dicts, numbers."""
+def show_value(value: Any, color: bool = True, names: Sequence[str] = ()) -> str:
+    """Render observation data: cards, lists, builds, melds, piles, per-side items."""
+
+    def name(seat: int) -> str:
+        return names[seat] if seat < len(names) else f"seat {seat}"
+
     if isinstance(value, Card):
         return show_card(value, color)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
         if not value:
             return "—"
         sep = " " if all(isinstance(v, Card) for v in value) else " | "
-        return sep.join(show_value(v, color) for v in value)
+        return sep.join(show_value(v, color, names) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {show_value(v, color)}" for k, v in value.items()) or "—"
+        prefix = ""
+        if "seats" in value:  # something per side, labelled with its players
+            prefix = "/".join(name(s) for s in value["seats"])
+            value = {k: v for k, v in value.items() if k != "seats"}
+            if not value:
+                return prefix
+            if list(value) == ["points"]:
+                return f"{prefix} {value['points']}"
+            prefix += ": "
+        if "build" in value:  # a build (Carrousel)
+            cards = "+".join(show_value(c, color) for c in value["build"])
+            return f"{prefix}[{cards}={value['value']} of {name(value['owner'])}]"
+        if "rank" in value and "cards" in value:  # a meld
+            tag = f" canasta ({value['canasta']})" if value.get("canasta") else ""
+            return prefix + show_value(value["cards"], color) + tag
+        if "top" in value and "size" in value:  # a pile, its top card face up
+            if not value["size"]:
+                return prefix + "empty"
+            text = f"{show_value(value['top'], color)} on top, {value['size']} cards"
+            return prefix + text + (", frozen" if value.get("frozen") else "")
+        if prefix and list(value) == ["size"]:
+            return f"{prefix}{value['size']}"
+        if prefix:
+            parts = [f"{k.replace('_', ' ')} {show_value(v, color, names)}" for k, v in value.items()]
+            return prefix + "; ".join(parts)
+        return ", ".join(f"{k}: {show_value(v, color, names)}" for k, v in value.items()) or "—"
     if value is None:
         return "—"
     return str(value)
 
 
 def show_observation(obs: Observation, names: list[str], color: bool = True) -> list[str]:
-    lines = [f"  {key.replace('_', ' ')}: {show_value(v, color)}" for key, v in obs.public.items()]
-    lines.append(f"  your hand ({names[obs.seat]}): {show_value(list(obs.hand), color)}")
+    """The lines a person at the terminal sees before choosing a move."""
+    hands = ", ".join(f"{names[i]} {n}" for i, n in enumerate(obs.hand_sizes))
+    lines = [f"  dealer: {names[obs.dealer]}   stock: {obs.stock}   cards in hands: {hands}"]
+    for key, value in obs.public.items():
+        label = key.replace("_", " ")
+        if isinstance(value, list) and value and all(isinstance(v, dict) and "seats" in v for v in value):
+            if all(list(v) in (["seats", "size"], ["seats", "points"]) for v in value):
+                lines.append(f"  {label}: " + ", ".join(show_value(v, color, names) for v in value))
+            else:
+                lines.append(f"  {label}:")
+                lines.extend(f"    {show_value(v, color, names)}" for v in value)
+            continue
+        lines.append(f"  {label}: {show_value(value, color, names)}")
+    if obs.seat is not None:
+        lines.append(f"  your hand ({names[obs.seat]}): {show_value(list(obs.hand), color)}")
     return lines
 
 

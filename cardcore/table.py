@@ -173,8 +173,12 @@ class Table:
     def score_deal(self, state: DealState) -> list[SideScore]:
         return self.hook.cardcore_score_deal(state=state)  # type: ignore[no-any-return]
 
-    def observe(self, state: DealState, seat: int) -> Observation:
+    def observe(self, state: DealState, seat: int | None) -> Observation:
         return self.hook.cardcore_observe(state=state, seat=seat)  # type: ignore[no-any-return]
+
+    def spectate(self, state: DealState) -> Observation:
+        """The public view: what a spectator sees (no hand)."""
+        return self.observe(state, None)
 
     def move_text(self, move: Move, state: DealState | None = None) -> str:
         return self.hook.cardcore_move_text(state=state, move=move)  # type: ignore[no-any-return]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import subprocess
 import sys
@@ -11,8 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardcore.cards import RANKS, SUITS, Card, CardError, card, parse_card
-from cardcore.hookspecs import DiscoverySpec, TableSpec
+from cardcore.cards import RANKS, SUITS, CardError, card, parse_card
+from cardcore.game import HouseRuleSpec
+from cardcore.hookspecs import DiscoverySpec, TableSpec, hookimpl
 from cardcore.plugins import discover
 from cardcore.runner import make_players
 from cardcore.table import Table
@@ -20,51 +22,106 @@ from cardcore.table import Table
 ROOT = Path(__file__).parent.parent
 
 
-def _cards_in(value) -> list[Card]:
-    if isinstance(value, Card):
-        return [value]
-    if isinstance(value, dict):
-        return [c for v in value.values() for c in _cards_in(v)]
-    if isinstance(value, (list, tuple)):
-        return [c for v in value for c in _cards_in(v)]
-    if isinstance(value, str):
-        return []
-    return []
+def leaks(table, state, seat) -> list[str]:
+    """Card names in ``seat``'s view (a spectator's if None) beyond what it may
+    see: for each name, the copies named in the view must fit in the copies
+    that are neither in another hand nor in the stock (two decks: count)."""
+    from collections import Counter
+
+    view = table.observe(state, seat).to_json()
+    deck_names = {c.name for c in table.deck}
+    named: Counter[str] = Counter()
+
+    def walk(value) -> None:
+        if isinstance(value, str) and value in deck_names:
+            named[value] += 1
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(view)
+    total = Counter(c.name for c in table.deck)
+    hidden = Counter(c.name for i, h in enumerate(state.hands) if i != seat for c in h)
+    hidden += Counter(c.name for c in state.stock)
+    return [n for n, k in named.items() if k > total[n] - hidden[n]]
 
 
-def _names_in(value) -> str:
-    if isinstance(value, dict):
-        return " ".join(_names_in(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return " ".join(_names_in(v) for v in value)
-    return str(value)
+HIDDEN_INFO_TABLES = [
+    ("paquet_voleur", 2, {}),
+    ("paquet_voleur", 4, {"partnerships": True}),
+    ("carrousel", 2, {}),
+    ("carrousel", 3, {}),
+    ("carrousel", 4, {}),
+    ("canasta", 2, {}),
+    ("canasta", 3, {}),
+    ("canasta", 4, {}),
+]
 
 
-@pytest.mark.parametrize(
-    "game,players", [("paquet_voleur", 3), ("carrousel", 4), ("canasta", 4), ("canasta", 3)]
-)
-def test_observation_hides_other_hands_and_the_stock(registry, game, players):
-    """A seat sees its own hand, never another's, nor the stock (hidden information)."""
-    t = Table.from_names(registry, game, players)
-    bots = make_players(t, ["random"] * players, 1)
-    m = t.new_match(3)
-    s = m.start_deal()
-    for _ in range(60):
-        if t.is_deal_over(s):
-            break
-        for seat in range(players):
-            obs = t.observe(s, seat)
-            assert sorted(c.sort_key for c in obs.hand) == sorted(c.sort_key for c in s.hands[seat])
-            hidden = {id(c) for i, h in enumerate(s.hands) if i != seat for c in h}
-            hidden |= {id(c) for c in s.stock}
-            assert not any(id(c) in hidden for c in _cards_in(obs.public))
-            # nor by name, when rendered as text: no other seat's hand is listed
-            text = _names_in(obs.public)
-            for i, h in enumerate(s.hands):
-                if i != seat and len(h) >= 3:
-                    assert " ".join(c.name for c in h) not in text
-        moves = t.legal_moves(s)
-        t.apply(s, bots[s.to_act].choose(None, moves), moves)
+def check_hidden_information(table, deals: int, seed: int) -> int:
+    """Random playouts: at every step every seat's view and the spectator's
+    name no card of another hand or of the stock. Returns the views checked."""
+    bots = make_players(table, ["random"] * table.players, seed)
+    checked = 0
+    match = table.new_match(seed)
+    for _ in range(deals):
+        if match.over:
+            match = table.new_match(seed + 1)
+        s = match.start_deal()
+        while not table.is_deal_over(s):
+            for seat in [*range(table.players), None]:
+                bad = leaks(table, s, seat)
+                assert not bad, f"seat {seat} sees {bad}"
+                checked += 1
+            obs = table.observe(s, s.to_act)
+            assert obs.hand == tuple(s.hands[s.to_act]) and table.spectate(s).hand == ()
+            moves = table.legal_moves(s)
+            table.apply(s, bots[s.to_act].choose(None, moves), moves)
+        match.end_deal(s)
+    return checked
+
+
+@pytest.mark.parametrize("game,players,options", HIDDEN_INFO_TABLES)
+def test_views_hide_other_hands_and_the_stock(registry, game, players, options):
+    """Hidden information: a seat sees its own hand, never another's, nor the
+    stock; a spectator sees no hand."""
+    t = Table.from_names(registry, game, players, options)
+    assert check_hidden_information(t, deals=2, seed=3) > 0
+
+
+class LeakyView:
+    """A purpose-built broken house rule: shows the next card of the stock."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_observe(self, state, seat):
+        obs = yield
+        if state.stock:
+            return dataclasses.replace(obs, public={**obs.public, "peek": state.stock[0]})
+        return obs
+
+
+@pytest.mark.parametrize("game", ["paquet_voleur", "canasta"])
+def test_a_leaky_view_is_caught(registry, game):
+    leaky = HouseRuleSpec("test.leaky", game, "broken", LeakyView())
+    t = Table(registry.game(game), 2 if game == "paquet_voleur" else 4, house_rules=[leaky])
+    with pytest.raises(AssertionError, match="sees"):
+        check_hidden_information(t, deals=1, seed=3)
+
+
+def test_views_are_json(registry):
+    import json
+
+    for game, players, options in HIDDEN_INFO_TABLES:
+        t = Table.from_names(registry, game, players, options)
+        s = t.new_match(1).start_deal()
+        for seat in (0, None):
+            data = t.observe(s, seat).to_json()
+            assert json.loads(json.dumps(data)) == data
+            assert data["seat"] == seat and data["to_act"] == s.to_act
+            assert (data["hand"] is None) == (seat is None)
 
 
 def test_every_hook_is_documented():

@@ -79,8 +79,17 @@ class GreedyPlayer:
 
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
         hand = observation.hand if observation else ()
-        self.pile_size = observation.public.get("pile_size", 0) if observation else 0
-        self.opponent_ranks = set(observation.public.get("opponent_meld_ranks", ())) if observation else set()
+        self.pile_size = 0
+        self.opponent_ranks = set()
+        if observation is not None:
+            view = observation.public
+            self.pile_size = view["pile"]["size"]
+            self.opponent_ranks = {
+                meld["rank"]
+                for side in view["sides"]
+                if self.seat not in side["seats"]
+                for meld in side["melds"]
+            }
         counts = Counter(c.rank for c in hand)
         best = moves[0]
         best_value = self.value(best, hand, counts)

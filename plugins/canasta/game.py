@@ -196,58 +196,44 @@ class Canasta:
 
     # ---- views -------------------------------------------------------------------
     @hookimpl
-    def cardcore_observe(self, state: CanastaState, seat: int) -> Observation:
-        names = self.table.names
-
-        def team_name(t: int) -> str:
-            return "/".join(names[s] for s in state.teams[t])
-
-        def meld_text(cards: list[Card]) -> str:
-            tag = ""
-            if len(cards) >= 7:
-                tag = " canasta" + (" (mixed)" if any(WILD[c] for c in cards) else " (natural)")
-            return " ".join(c.name for c in cards) + tag
-
+    def cardcore_observe(self, state: CanastaState, seat: int | None) -> Observation:
+        """The phase; the discard pile's top, size and whether it is frozen (for
+        the seat's side; for everyone when seen by a spectator); the deal's
+        sides (they change with 3 players, N17) with their melds (``{"rank",
+        "cards", "canasta"}``: None, "natural" or "mixed") and red threes; the
+        match scores; the staged initial meld and its points; the seat's side's
+        initial minimum while it has not melded; "May I go out?" asked."""
         pile = state.discard
-        frozen = rules.frozen_for(state, state.team_of(seat))
+        if seat is not None:
+            frozen = rules.frozen_for(state, state.team_of(seat))
+        else:
+            frozen = state.frozen_start or any(WILD[c] for c in pile)
         public: dict[str, Any] = {
             "phase": state.phase,
-            "discard_pile": (
-                f"{pile[-1].name} on top, {len(pile)} cards" + (", frozen" if frozen else "")
-                if pile
-                else "empty"
-            ),
-            "pile_size": len(pile),
-            "stock": len(state.stock),
-            "melds": {
-                team_name(t): [meld_text(m) for _, m in sorted(ms.items())] or "none"
-                for t, ms in enumerate(state.melds)
-            },
-            "red_threes": {team_name(t): list(r) for t, r in enumerate(state.red_threes)},
-            "cards_in_hands": {names[i]: len(h) for i, h in enumerate(state.hands)},
-            "scores": {
-                "/".join(names[s] for s in side): state.scores[i] for i, side in enumerate(self.table.sides)
-            },
+            "pile": {"top": pile[-1] if pile else None, "size": len(pile), "frozen": frozen},
+            "sides": [
+                {
+                    "seats": list(team),
+                    "melds": [_meld_view(r, m) for r, m in sorted(melds.items())],
+                    "red_threes": list(reds),
+                }
+                for team, melds, reds in zip(state.teams, state.melds, state.red_threes, strict=True)
+            ],
+            "scores": [
+                {"seats": list(side), "points": points}
+                for side, points in zip(self.table.sides, state.scores, strict=True)
+            ],
         }
-        mine = state.team_of(seat)
-        public["opponent_meld_ranks"] = sorted(
-            {RANK_NAMES[r] for t, ms in enumerate(state.melds) if t != mine for r in ms}
-        )
         if state.staged:
-            public["staged"] = [meld_text(m) for m in state.staged.values()]
+            public["staged"] = [_meld_view(r, m) for r, m in state.staged.items()]
             public["staged_points"] = rules.meld_points(state.staged)
-        if not state.melds[state.team_of(seat)]:
+        if seat is not None and not state.melds[state.team_of(seat)]:
             public["initial_minimum"] = self.table.hook.canasta_initial_minimum(
                 state=state, seat=seat, score=self._score_for_minimum(state, seat)
             )
         if state.asked:
-            public["asked_to_go_out"] = state.asked
-        return Observation(
-            seat=seat,
-            to_act=state.to_act,
-            hand=tuple(state.hands[seat]),
-            public=public,
-        )
+            public["asked"] = state.asked
+        return Observation.of(state, seat, public)
 
     @hookimpl
     def cardcore_move_text(self, state: CanastaState | None, move: Move) -> str | None:
@@ -300,6 +286,14 @@ class Canasta:
         for r in state.red_threes:
             out += r
         return out
+
+
+def _meld_view(rank: int, cards: list[Card]) -> dict[str, Any]:
+    """A meld as data: its rank, its cards, and whether it is a canasta (N8)."""
+    canasta = None
+    if len(cards) >= rules.CANASTA:
+        canasta = "mixed" if any(WILD[c] for c in cards) else "natural"
+    return {"rank": RANK_NAMES[rank], "cards": list(cards), "canasta": canasta}
 
 
 def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:

@@ -240,34 +240,23 @@ class Carrousel:
         return min(clockwise_from(first, n), key=lambda s: (s not in seats, last_dealt(s)))
 
     @hookimpl
-    def cardcore_observe(self, state: CarrouselState, seat: int) -> Observation:
-        table = self.table
-        names = table.names
-
-        def show(it: Any) -> Any:
-            if type(it) is Build:
-                cards = "+".join(c.name for c in it.cards)
-                return f"[{cards}={it.value} of {names[it.owner]}]"
-            return it
-
-        return Observation(
-            seat=seat,
-            to_act=state.to_act,
-            hand=tuple(state.hands[seat]),
-            public={
-                "dealer": names[state.dealer],
-                "table": [show(it) for it in state.board],
-                "captured": {
-                    "/".join(names[s] for s in seats): len(state.piles[i])
-                    for i, seats in enumerate(table.sides)
-                },
-                "last_capture": None
-                if state.last_capture is None
-                else "/".join(names[s] for s in table.sides[state.last_capture]),
-                "cards_in_hands": {names[i]: len(h) for i, h in enumerate(state.hands)},
-                "stock": len(state.stock),
-            },
-        )
+    def cardcore_observe(self, state: CarrouselState, seat: int | None) -> Observation:
+        """The table (loose cards, and builds as ``{"build", "value", "owner"}``),
+        how many cards each side has captured, and the side that captured last
+        (``{"seats"}``, or None)."""
+        table = [
+            {"build": list(it.cards), "value": it.value, "owner": it.owner} if type(it) is Build else it
+            for it in state.board
+        ]
+        sides = self.table.sides
+        piles = [{"seats": list(s), "size": len(p)} for s, p in zip(sides, state.piles, strict=True)]
+        last = state.last_capture
+        public = {
+            "table": table,
+            "captured": piles,
+            "last_capture": None if last is None else {"seats": list(sides[last])},
+        }
+        return Observation.of(state, seat, public)
 
     @hookimpl
     def cardcore_move_text(self, state: CarrouselState | None, move: Move) -> str | None:

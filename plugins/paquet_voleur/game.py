@@ -267,28 +267,14 @@ class PaquetVoleur:
         return len(match.deals) >= self.options.deals  # P8
 
     @hookimpl
-    def cardcore_observe(self, state: PVState, seat: int) -> Observation:
-        table = state.table
-        piles = {
-            f"side {i} ({'/'.join(table.names[s] for s in seats)})": (
-                f"{state.piles[i][-1].name} on top, {len(state.piles[i])} cards"
-                if state.piles[i]
-                else "empty"
-            )
-            for i, seats in enumerate(table.sides)
-        }
-        return Observation(
-            seat=seat,
-            to_act=state.to_act,
-            hand=tuple(state.hands[seat]),
-            public={
-                "dealer": table.names[state.dealer],
-                "table": list(state.board),
-                "piles": piles,
-                "cards_in_hands": {table.names[i]: len(h) for i, h in enumerate(state.hands)},
-                "stock": len(state.stock),
-            },
-        )
+    def cardcore_observe(self, state: PVState, seat: int | None) -> Observation:
+        """The table cards, and each side's pile: its top card and size (the
+        cards under the top are squared up, P5)."""
+        piles = [
+            {"seats": list(seats), "top": p[-1] if p else None, "size": len(p)}
+            for seats, p in zip(state.table.sides, state.piles, strict=True)
+        ]
+        return Observation.of(state, seat, {"table": list(state.board), "piles": piles})
 
     @hookimpl
     def cardcore_move_text(self, state: PVState | None, move: Move) -> str | None:
