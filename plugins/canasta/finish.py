@@ -12,6 +12,7 @@ it (G1), and the tests compare these answers with a brute-force search.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from cardcore.cards import Card
 from cardcore_plugins.canasta.cards import VALUES, WILD, is_red_three
@@ -222,3 +223,96 @@ def _best_stage_within(staged: Shape, hand: Tally, budget: int) -> int:
                     grown[key] = got
         best = grown
     return max(val + wild_value(hand, w) for (_, w), val in best.items())
+
+
+# ---- the turn ------------------------------------------------------------------
+class Turn(NamedTuple):
+    """What decides whether a turn can still be finished (G1)."""
+
+    need: int  # canastas to go out (N11)
+    minimum: int  # the side's initial minimum, 0 once it has melded (N10)
+    may_out: bool  # going out is allowed (N12, ``canasta_may_go_out``)
+    must_out: bool  # the partner said yes, or black threes are down (N12, N12c)
+    last_red: bool  # the stock ended with a red three: no discard (N13a)
+
+
+def can_finish(melds: Shape, base: int, hand: Tally, held: Tally, pending: bool, t: Turn) -> bool:
+    """G1: whether the player, in the play or pile phase, can still end his turn
+    without taking anything back: discard keeping a card, stop (N13a), or go out.
+
+    ``melds`` are the side's melds, or, while ``pending`` (an initial meld is
+    staged, N10), the staged melds worth ``base``; ``held`` the rest of a pile
+    taken for the initial meld, which comes to hand when it is laid down.
+    """
+    n = cards_in(hand)
+    may_discard = not t.last_red
+    if not pending:
+        if n == 0:  # he melded his last card: he went out
+            return t.may_out and canastas(melds) >= t.need
+        if t.must_out:
+            return t.may_out and can_go_out_from(melds, 0, hand, t.need, may_discard, t.minimum)
+        if t.last_red or n >= 2:
+            return True  # stop (N13a), or discard and keep a card
+        return t.may_out and can_go_out_from(melds, 0, hand, t.need, True, t.minimum)
+    p = cards_in(held)
+    if not t.must_out:
+        # N10a: lay down the minimum, then discard (or stop) with a card left
+        budget = n + p - (1 if t.last_red else 2)
+        if budget >= 0 and base + best_stage(melds, hand, budget) >= t.minimum:
+            return True
+    if not t.may_out:
+        return False
+    if not p:
+        return can_go_out_from(melds, base, hand, t.need, may_discard, t.minimum)
+    return _stage_then_go_out(melds, base, hand, held, t)
+
+
+def _stage_then_go_out(staged: Shape, base: int, hand: Tally, held: Tally, t: Turn) -> bool:
+    """Whether staging more from hand reaches the minimum, after which the hand
+    and the rest of the pile all meld but a discard (rare: a small pile taken
+    for the initial meld, going out in the same turn). A search over the staged
+    melds and the hand's counts, each position once."""
+    seen: set[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, tuple[int, int]], ...]]] = set()
+
+    def walk(staged: Shape, base: int, hand: Tally) -> bool:
+        key = (tuple(sorted((r, k) for r, k in hand.items() if k)), tuple(sorted(staged.items())))
+        if key in seen:
+            return False
+        seen.add(key)
+        if base >= t.minimum:
+            after = dict(hand)
+            for r, k in held.items():
+                after[r] = after.get(r, 0) + k
+            if can_go_out(staged, after, t.need, not t.last_red):
+                return True
+        for used, r in _stage_steps(staged, hand):
+            rest = dict(hand)
+            for c in used:
+                rest[c] -= 1
+            size, w = staged.get(r, (0, 0))
+            grown = dict(staged)
+            grown[r] = (size + len(used), w + sum(1 for c in used if c in (JOKER, TWO)))
+            if walk(grown, base + sum(CLASS_VALUE[c] for c in used), rest):
+                return True
+        return False
+
+    return walk(staged, base, dict(hand))
+
+
+def _stage_steps(staged: Shape, hand: Tally) -> list[tuple[tuple[int, ...], int]]:
+    """The meld and add moves on counts: (classes used, rank)."""
+    steps: list[tuple[tuple[int, ...], int]] = []
+    wild = [c for c in (JOKER, TWO) if hand.get(c)]
+    for r, k in hand.items():
+        if not k or r in (JOKER, TWO):
+            continue
+        if r in staged:
+            steps.append(((r,), r))
+        elif k >= 3:
+            steps.append(((r, r, r), r))
+        if r not in staged and k >= 2 and r != BLACK_THREE:
+            steps.extend(((r, r, w), r) for w in wild)
+    for r, (_, w) in staged.items():
+        if r != BLACK_THREE and w < 3:
+            steps.extend(((c,), r) for c in wild)
+    return steps
