@@ -1,7 +1,9 @@
 """The ``cardcore`` command: play, simulate and inspect any installed game.
 
-Every user error (unknown game, bad option, malformed file, illegal move …)
-is one line on stderr and exit code 2, never a traceback.
+Every user error (unknown game, bad option, malformed file, illegal move, a
+mistyped flag …) is one line on stderr and exit code 2, never a traceback.
+The engine is imported only by the commands that need it, so that
+``cardcore --help`` stays quick.
 """
 
 from __future__ import annotations
@@ -11,74 +13,129 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
-import yaml
 
-from cardcore import config as config_mod
-from cardcore.errors import CardcoreError
-from cardcore.game import DealState
-from cardcore.log import GameLog, replay
-from cardcore.match import DealResult, Match
-from cardcore.moves import Move
-from cardcore.players import QuitGame
-from cardcore.plugins import Registry, discover
-from cardcore.position import read_position
-from cardcore.render import show_value
-from cardcore.runner import Listener, make_players, play_match
-from cardcore.table import Table
+if TYPE_CHECKING:
+    from cardcore.plugins import Registry
+    from cardcore.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
+DEFAULT_CONFIG = "games.yaml"
+
+
+class UserError(click.ClickException):
+    """A user's mistake: one line, exit code 2."""
+
+    exit_code = 2
+
+
+class CardcoreGroup(click.Group):
+    """click's group, with every error as one line: ``error: …`` (exit 2)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as err:
+            click.echo(err.ctx.get_help())
+            sys.exit(0)
+        except click.ClickException as err:
+            hint = ""
+            if isinstance(err, click.UsageError) and err.ctx is not None:
+                hint = f" (see `{err.ctx.command_path} --help`)"
+            click.echo(f"error: {err.format_message()}{hint}", err=True)
+            sys.exit(err.exit_code)
+        except click.exceptions.Abort:
+            click.echo("\nAborted.", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 def fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
+    raise UserError(message)
 
 
 def friendly(fn: F) -> F:
-    """Report the user's errors as one line and exit code 2."""
+    """Report the user's errors (``CardcoreError``) as one line and exit code 2."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from cardcore.errors import CardcoreError
+
         try:
             return fn(*args, **kwargs)
         except CardcoreError as err:
-            fail(str(err))
+            raise UserError(str(err)) from None
 
     return wrapper  # type: ignore[return-value]
 
 
+class Env:
+    """What the commands share (``ctx.obj``): the plugin registry, discovered once."""
+
+    @cached_property
+    def registry(self) -> Registry:
+        from cardcore.plugins import discover
+
+        return discover()
+
+
 def registry() -> Registry:
-    return discover()
+    return click.get_current_context().ensure_object(Env).registry
 
 
-# ---- shared options -------------------------------------------------------
-def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
+# ---- parameter types --------------------------------------------------------
+class OptionParam(click.ParamType):  # type: ignore[type-arg]  # generic in newer click
+    """``--option KEY=VALUE``; the value is read as YAML (``deck=54`` is a number)."""
+
+    name = "KEY=VALUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        key, sep, text = str(value).partition("=")
         if not sep or not key.strip():
-            raise CardcoreError(f"--option {pair!r}: expected KEY=VALUE")
+            self.fail(f"{value!r}: expected KEY=VALUE, e.g. deck=54", param, ctx)
+        import yaml
+
         try:
-            out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
+            parsed = yaml.safe_load(text) if text.strip() else ""
         except yaml.YAMLError:
-            out[key.strip()] = value
-    return out
+            parsed = text
+        if isinstance(parsed, (dict, list)):
+            parsed = text  # options are plain values
+        return key.strip(), parsed
 
 
-def parse_seats(pairs: tuple[str, ...], players: int) -> dict[int, str]:
+class SeatParam(click.ParamType):  # type: ignore[type-arg]
+    """``--seat I=KIND``: the player kind of seat I (``1=greedy``)."""
+
+    name = "I=KIND"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        seat, sep, kind = str(value).partition("=")
+        seat = seat.strip()
+        if not sep or not kind.strip() or not (seat.isascii() and seat.isdigit()) or len(seat) > 3:
+            self.fail(f"{value!r}: expected SEAT=KIND, e.g. --seat 1=greedy", param, ctx)
+        return int(seat), kind.strip()
+
+
+def parse_options(pairs: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    return dict(pairs)
+
+
+def parse_seats(pairs: tuple[tuple[int, str], ...], players: int) -> dict[int, str]:
     out: dict[int, str] = {}
-    for pair in pairs:
-        seat, sep, kind = pair.partition("=")
-        if not sep or not seat.strip().isdigit() or not kind.strip():
-            raise CardcoreError(f"--seat {pair!r}: expected SEAT=KIND, e.g. --seat 1=greedy")
-        i = int(seat)
-        if i >= players:
-            raise CardcoreError(f"--seat {pair!r}: no seat {i} at a {players}-player table")
-        out[i] = kind.strip()
+    for seat, kind in pairs:
+        if seat >= players:
+            raise UserError(f"--seat {seat}={kind}: no seat {seat} at a {players}-player table")
+        out[seat] = kind
     return out
 
 
@@ -94,11 +151,11 @@ def table_options(fn: F) -> F:
         "--option",
         "options",
         multiple=True,
-        metavar="KEY=VALUE",
+        type=OptionParam(),
         help="Set a game option, e.g. --option deck=54 (repeatable).",
     )(fn)
-    fn = click.option("--seat", "seats", multiple=True, metavar="I=KIND", help="Player kind of seat I.")(fn)
-    fn = click.option("--players", type=int, help="Number of players.")(fn)
+    fn = click.option("--seat", "seats", multiple=True, type=SeatParam(), help="Player kind of seat I.")(fn)
+    fn = click.option("--players", type=click.IntRange(1, 99), help="Number of players.")(fn)
     return fn
 
 
@@ -106,65 +163,16 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(2**31)
 
 
-# ---- terminal printer -------------------------------------------------------
-class Printer(Listener):
-    """Prints a game as it goes: moves, deals and results."""
-
-    def __init__(self, table: Table | None) -> None:
-        # None: the table comes with the first match (replays)
-        if table is not None:
-            self.table = table
-
-    table: Table
-    names: list[str]
-
-    def match_start(self, match: Match, number: int) -> None:
-        self.table = match.table
-        self.names = match.table.names
-        if number > 1:
-            click.echo(click.style(f"\n=== Match {number} ===", bold=True))
-
-    def side_name(self, side: int) -> str:
-        return " & ".join(self.names[s] for s in self.table.sides[side])
-
-    def chance(self, match: Match, event: dict[str, Any]) -> None:
-        if event.get("kind") == "first_dealer":
-            click.echo(f"First dealer: {self.names[event['dealer']]}")
-
-    def deal_start(self, match: Match, state: DealState) -> None:
-        click.echo(
-            click.style(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
-        )
-        obs = self.table.observe(state, state.to_act)
-        for key in ("table",):
-            if key in obs.public:
-                click.echo(f"  table: {show_value(obs.public[key])}")
-
-    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
-        click.echo(f"  {self.names[seat]}: {self.table.move_text(move)}")
-
-    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
-        parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
-        click.echo(click.style(f"Deal {result.number}: " + ", ".join(parts), bold=True))
-        if len(match.deals) > 1 or not match.over:
-            totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
-            click.echo("  totals: " + ", ".join(totals))
-
-    def match_end(self, match: Match) -> None:
-        winners = match.winners()
-        names = " and ".join(self.side_name(w) for w in winners)
-        verb = "share the win" if len(winners) > 1 else "wins"
-        click.echo(click.style(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))
-
-
 # ---- the command group ------------------------------------------------------
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CardcoreGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardcore")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Play, simulate and study fishing and rummy card games.
 
     Start with `cardcore games`, then `cardcore play GAME`.
     """
+    ctx.ensure_object(Env)
 
 
 @main.command()
@@ -248,11 +256,12 @@ def _table_from_args(
     reg: Registry,
     game: str,
     players: int | None,
-    options: tuple[str, ...],
+    options: tuple[tuple[str, Any], ...],
     house_rules: tuple[str, ...],
     names: list[str] | None = None,
 ) -> Table:
-    from cardcore.errors import TableError
+    from cardcore.errors import CardcoreError, TableError
+    from cardcore.table import Table
 
     try:
         return Table.from_names(reg, game, players, parse_options(options), house_rules, names)
@@ -291,7 +300,7 @@ def _default_bot(table: Table) -> str:
     "--config",
     "config_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=config_mod.DEFAULT_CONFIG,
+    default=DEFAULT_CONFIG,
     show_default=True,
     help="The tables file.",
 )
@@ -299,8 +308,8 @@ def _default_bot(table: Table) -> str:
 def play(
     game: str | None,
     players: int | None,
-    seats: tuple[str, ...],
-    options: tuple[str, ...],
+    seats: tuple[tuple[int, str], ...],
+    options: tuple[tuple[str, Any], ...],
     house_rules: tuple[str, ...],
     seed: int | None,
     log_path: Path | None,
@@ -312,6 +321,13 @@ def play(
     With --table NAME the table comes from the config file (games.yaml).
     With no human seat the game plays itself to the end.
     """
+    from cardcore import config as config_mod
+    from cardcore.errors import CardcoreError
+    from cardcore.log import GameLog
+    from cardcore.players import QuitGame
+    from cardcore.printer import Printer
+    from cardcore.runner import Listener, make_players, play_match
+
     reg = registry()
     if table_name:
         if game:
@@ -356,6 +372,8 @@ def play(
 
 def _open_log(path: Path | None) -> IO[str] | None:
     """Open a new log file; never overwrite one (a saved game is never lost)."""
+    from cardcore.errors import CardcoreError
+
     if path is None:
         return None
     try:
@@ -370,8 +388,8 @@ def _open_log(path: Path | None) -> IO[str] | None:
 @click.argument("game")
 @table_options
 @click.option("--bot", default="random", show_default=True, help="Kind of every seat not set by --seat.")
-@click.option("--deals", type=int, help="Play this many deals.")
-@click.option("--matches", type=int, help="Play this many matches.")
+@click.option("--deals", type=click.IntRange(min=1), help="Play this many deals.")
+@click.option("--matches", type=click.IntRange(min=1), help="Play this many matches.")
 @click.option("--seed", type=int, help="Random seed (default: a new one, reported).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
@@ -384,8 +402,8 @@ def _open_log(path: Path | None) -> IO[str] | None:
 def simulate(
     game: str,
     players: int | None,
-    seats: tuple[str, ...],
-    options: tuple[str, ...],
+    seats: tuple[tuple[int, str], ...],
+    options: tuple[tuple[str, Any], ...],
     house_rules: tuple[str, ...],
     bot: str,
     deals: int | None,
@@ -401,18 +419,14 @@ def simulate(
     not counted in `matches` or `wins`).
     """
     if (deals is None) == (matches is None):
-        raise CardcoreError("give exactly one of --deals N or --matches N")
-    count = deals if deals is not None else matches
-    assert count is not None
-    if count < 1:
-        raise CardcoreError("--deals/--matches must be at least 1")
+        raise UserError("give exactly one of --deals N or --matches N")
     reg = registry()
     table = _table_from_args(reg, game, players, options, house_rules)
     kinds = [bot] * table.players
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
     if "human" in kinds:
-        raise CardcoreError("simulate plays bots only; use `cardcore play` to play")
+        raise UserError("simulate plays bots only; use `cardcore play` to play")
     if seed is None:
         seed = fresh_seed()
     from cardcore.simulate import simulate as run_simulation
@@ -453,6 +467,9 @@ def simulate(
 @friendly
 def moves(scenario: Path, as_json: bool) -> None:
     """List the legal moves of the player to act in a position file."""
+    from cardcore.moves import Move
+    from cardcore.position import read_position
+
     table, state = read_position(scenario, registry())
     if table.is_deal_over(state):
         legal: list[Move] = []
@@ -480,6 +497,8 @@ def moves(scenario: Path, as_json: bool) -> None:
 @friendly
 def score(scenario: Path, as_json: bool) -> None:
     """Score a position file as a finished deal."""
+    from cardcore.position import read_position
+
     table, state = read_position(scenario, registry())
     table.finish_deal(state)
     sides = table.score_deal(state)
@@ -497,6 +516,9 @@ def score(scenario: Path, as_json: bool) -> None:
 @friendly
 def replay_cmd(file: Path, check: bool) -> None:
     """Re-run a game log, checking every deal, move and score against it."""
+    from cardcore.log import replay
+    from cardcore.printer import Printer
+
     reg = registry()
     summary = replay(file, reg, None if check else Printer(None))
     state = "complete" if summary.complete else "incomplete (the game was stopped)"
@@ -507,10 +529,12 @@ def replay_cmd(file: Path, check: bool) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), default=config_mod.DEFAULT_CONFIG)
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_CONFIG)
 @friendly
 def validate(file: Path) -> None:
     """Check a tables file (games.yaml): every problem, with table and field."""
+    from cardcore import config as config_mod
+
     problems = config_mod.check_config(file, registry())
     if problems:
         for p in problems:
@@ -522,6 +546,8 @@ def validate(file: Path) -> None:
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the tables file (for editor completion)."""
+    from cardcore import config as config_mod
+
     click.echo(json.dumps(config_mod.schema(), indent=2))
 
 

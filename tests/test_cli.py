@@ -85,6 +85,15 @@ def test_moves_accepts_json_positions(tmp_path):
         (("play", "nosuchgame"), "unknown game"),
         (("rules", "carousel"), "did you mean 'carrousel'"),
         (("replay", "missing.jsonl"), "No such file"),
+        # click's own usage errors are one line too, naming the flag
+        (("play", "canasta", "--players", "x"), "Invalid value for '--players'"),
+        (("simulate", "canasta", "--deals", "0"), "Invalid value for '--deals'"),
+        (("simulate", "canasta", "--deals", "1", "--seat", "²=greedy"), "Invalid value for '--seat'"),
+        (("simulate", "canasta", "--deals", "1", "--seat", "①=greedy"), "expected SEAT=KIND"),
+        (("simulate", "canasta", "--deals", "1", "--option", "deck"), "expected KEY=VALUE"),
+        (("simulate", "canasta", "--deals", "1", "--nope"), "No such option"),
+        (("nosuchcommand",), "No such command"),
+        (("moves",), "Missing argument"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args, needle):
@@ -357,3 +366,14 @@ def test_fuzzed_positions_never_crash(tmp_path_factory, name, changes):
         assert code in (0, 2), out
         if code == 2:
             assert len(out.strip().splitlines()) == 1 and "Traceback" not in out
+
+
+def test_help_does_not_import_the_engine():
+    """`cardcore --help` imports click and the command module, not the engine."""
+    import subprocess
+    import sys
+
+    engine = ("cardcore.table", "cardcore.game", "pydantic", "pluggy", "yaml")
+    code = f"import sys, cardcore.cli; print([m for m in {engine!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,64 @@
+"""The terminal printer: a game as it goes, moves, deals and results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cardcore.game import DealState
+from cardcore.match import DealResult, Match
+from cardcore.moves import Move
+from cardcore.render import show_value
+from cardcore.runner import Listener
+from cardcore.table import Table
+
+
+class Printer(Listener):
+    """Prints a game as it goes: moves, deals and results."""
+
+    def __init__(self, table: Table | None) -> None:
+        # None: the table comes with the first match (replays)
+        if table is not None:
+            self.table = table
+
+    table: Table
+    names: list[str]
+
+    def match_start(self, match: Match, number: int) -> None:
+        self.table = match.table
+        self.names = match.table.names
+        if number > 1:
+            click.echo(click.style(f"\n=== Match {number} ===", bold=True))
+
+    def side_name(self, side: int) -> str:
+        return " & ".join(self.names[s] for s in self.table.sides[side])
+
+    def chance(self, match: Match, event: dict[str, Any]) -> None:
+        if event.get("kind") == "first_dealer":
+            click.echo(f"First dealer: {self.names[event['dealer']]}")
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        click.echo(
+            click.style(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
+        )
+        obs = self.table.observe(state, state.to_act)
+        for key in ("table",):
+            if key in obs.public:
+                click.echo(f"  table: {show_value(obs.public[key])}")
+
+    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
+        click.echo(f"  {self.names[seat]}: {self.table.move_text(move)}")
+
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
+        click.echo(click.style(f"Deal {result.number}: " + ", ".join(parts), bold=True))
+        if len(match.deals) > 1 or not match.over:
+            totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
+            click.echo("  totals: " + ", ".join(totals))
+
+    def match_end(self, match: Match) -> None:
+        winners = match.winners()
+        names = " and ".join(self.side_name(w) for w in winners)
+        verb = "share the win" if len(winners) > 1 else "wins"
+        click.echo(click.style(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))
