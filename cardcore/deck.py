@@ -69,6 +69,19 @@ def deal_rounds(
     return i
 
 
+def deal_more(hands: list[list[Card]], stock: list[Card], dealer: int, rounds: int) -> None:
+    """Deal ``rounds`` more rounds from ``stock`` (next card first), one card
+    at a time clockwise from the dealer's left, as far as the stock goes: the
+    new hands of fishing games when every hand is played out."""
+    n = len(hands)
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    for _ in range(rounds):
+        for seat in order:
+            if not stock:
+                return
+            hands[seat].append(stock.pop(0))
+
+
 class CardPool:
     """Hands out the physical cards of a deck by name, each copy at most once.
 

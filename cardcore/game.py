@@ -3,16 +3,22 @@ small value types its hooks return."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from importlib import resources
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict
 
 from cardcore.cards import Card
+from cardcore.hookspecs import hookimpl
 
 if TYPE_CHECKING:
+    from cardcore.players import PlayerFactory
     from cardcore.table import Table
+
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
 
 class PositionError(ValueError):
@@ -66,6 +72,41 @@ class HouseRuleSpec:
     summary: str
     plugin: object
     ruling: str = ""
+
+
+class GamePlugin(Generic[OptionsT]):
+    """Base of a game's table plugin (``GameSpec.plugin``): what every game
+    repeats, so that a game's class holds its rules only.
+
+    ``self.table`` is the table, ``self.options`` its validated options (the
+    game's pydantic model, ``OptionsT``). ``bots`` maps each player kind the
+    game adds to ``"module:Class"``, imported only when a table registers its
+    players. Subclasses implement the rules hooks (``REQUIRED_HOOKS`` at
+    least; ``Table`` checks them) with plain ``@hookimpl``.
+    """
+
+    bots: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.options = cast(OptionsT, table.options)
+
+    @hookimpl
+    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
+        for kind, where in self.bots.items():
+            module, _, name = where.partition(":")
+            register(kind, getattr(importlib.import_module(module), name))
+
+
+def rules_page(package: str | None) -> Callable[[], str]:
+    """A ``GameSpec.rules_page`` that reads ``rules.md`` beside the game's code
+    (``rules_page(__package__)``; the file may link to the page in ``docs/``)."""
+    assert package, "rules_page(__package__) from a game's package"
+
+    def read() -> str:
+        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+
+    return read
 
 
 def house_rules_hook(specs: list[HouseRuleSpec]) -> Callable[..., None]:

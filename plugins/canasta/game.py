@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
 from cardcore.deck import deal_rounds, shuffled
-from cardcore.game import GameSpec, Observation, SideScore
+from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
-from cardcore.players import PlayerFactory
 from cardcore.seats import left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.canasta import rules
@@ -44,21 +42,16 @@ class Options(BaseModel):
     )
 
 
-class Canasta:
+class Canasta(GamePlugin[Options]):
     """The table plugin: Canasta's answers to the core's hooks."""
 
+    bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
+
     def __init__(self, table: Table) -> None:
-        self.table = table
-        self.options: Options = table.options  # type: ignore[assignment]
+        super().__init__(table)
         self.target = self.options.target or (7500 if table.players == 3 else 5000)
 
     # ---- setup -------------------------------------------------------------
-    @hookimpl
-    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
-        from cardcore_plugins.canasta.bots import GreedyPlayer
-
-        register("greedy", GreedyPlayer)
-
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:
         return DECK.build()  # N2: 108 cards, each copy distinct
@@ -300,10 +293,6 @@ def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
     return make_sides(players, players == 4)  # N1: partners opposite with 4
 
 
-def _rules_page() -> str:
-    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
-
-
 VALUE_OF = VALUES
 
 SPEC = GameSpec(
@@ -316,7 +305,7 @@ SPEC = GameSpec(
     plugin=Canasta,
     sides=_sides,
     summary="Meld ranks, make canastas of seven, lay red threes, go out; 5000 wins.",
-    rules_page=_rules_page,
+    rules_page=rules_page(__package__),
     hookspecs=(CanastaSpec,),
     take_backs=("withdraw",),
 )

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from importlib import resources
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
-from cardcore.deck import deal_rounds, shuffled
-from cardcore.game import GameSpec, Observation, SideScore
+from cardcore.deck import deal_more, deal_rounds, shuffled
+from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
-from cardcore.players import PlayerFactory
 from cardcore.seats import clockwise_from, left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.carrousel.cards import (
@@ -66,18 +64,10 @@ class Options(BaseModel):
         return "C" if self.suit == "clubs" else "S"
 
 
-class Carrousel:
+class Carrousel(GamePlugin[Options]):
     """The table plugin: Carrousel's answers to the core's hooks."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.options: Options = table.options  # type: ignore[assignment]
-
-    @hookimpl
-    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
-        from cardcore_plugins.carrousel.bots import GreedyPlayer
-
-        register("greedy", GreedyPlayer)
+    bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
 
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:
@@ -182,11 +172,7 @@ class Carrousel:
         n = state.players
         state.to_act = (seat + 1) % n
         if state.stock and not any(state.hands):
-            stock = state.stock
-            for _ in range(HAND):
-                for s in clockwise_from(left_of(state.dealer, n), n):
-                    if stock:
-                        state.hands[s].append(stock.pop(0))
+            deal_more(state.hands, state.stock, state.dealer, HAND)
             state.to_act = left_of(state.dealer, n)
         return state
 
@@ -307,10 +293,6 @@ def _check(players: int, options: Options) -> str | None:
     return None
 
 
-def _rules_page() -> str:
-    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
-
-
 VALUE_OF = VALUES  # re-exported for bots and tests
 
 SPEC = GameSpec(
@@ -323,7 +305,7 @@ SPEC = GameSpec(
     plugin=Carrousel,
     sides=_sides,
     summary="Capture by sums, build, take face cards in pairs, sweep with the broom; 120 wins.",
-    rules_page=_rules_page,
+    rules_page=rules_page(__package__),
     check_table=_check,
     hookspecs=(CarrouselSpec,),
 )

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card, names
-from cardcore.deck import DeckSpec, cut, deal_rounds, shuffled
-from cardcore.game import DealState, GameSpec, Observation, PositionError, SideScore
+from cardcore.deck import DeckSpec, cut, deal_more, deal_rounds, shuffled
+from cardcore.game import DealState, GamePlugin, GameSpec, Observation, PositionError, SideScore, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
-from cardcore.players import PlayerFactory
 from cardcore.position import PositionReader
-from cardcore.seats import clockwise_from, left_of, make_sides, right_of
+from cardcore.seats import left_of, make_sides, right_of
 from cardcore.table import Table
 
 NAME = "paquet_voleur"
@@ -71,13 +69,8 @@ def new_state(table: Table, dealer: int) -> PVState:
 def deal_round(state: PVState) -> None:
     """P6: four cards to each player, one at a time clockwise from the dealer's
     left, as far as the stock goes; then turn up to four table cards if the table is empty."""
-    n = state.players
-    order = clockwise_from(left_of(state.dealer, n), n)
     stock = state.stock
-    for _ in range(HAND):
-        for seat in order:
-            if stock:
-                state.hands[seat].append(stock.pop(0))
+    deal_more(state.hands, stock, state.dealer, HAND)
     if not state.board:
         take = min(BOARD, len(stock))
         state.board.extend(stock[:take])
@@ -152,18 +145,10 @@ def state_from_json(table: Table, data: dict[str, Any]) -> PVState:
     return s
 
 
-class PaquetVoleur:
+class PaquetVoleur(GamePlugin[Options]):
     """The table plugin: Paquet voleur's answers to the core's hooks."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.options: Options = table.options  # type: ignore[assignment]
-
-    @hookimpl
-    def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
-        from cardcore_plugins.paquet_voleur.bots import GreedyPlayer
-
-        register("greedy", GreedyPlayer)
+    bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
 
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:
@@ -316,10 +301,6 @@ def _check(players: int, options: Options) -> str | None:
     return None
 
 
-def _rules_page() -> str:
-    return resources.files(__package__).joinpath("rules.md").read_text(encoding="utf-8")
-
-
 SPEC = GameSpec(
     name=NAME,
     title="Paquet voleur (Stealing Bundles)",
@@ -330,6 +311,6 @@ SPEC = GameSpec(
     plugin=PaquetVoleur,
     sides=_sides,
     summary="Pair cards by rank, steal opponents' piles; most cards wins.",
-    rules_page=_rules_page,
+    rules_page=rules_page(__package__),
     check_table=_check,
 )
