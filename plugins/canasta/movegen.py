@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from cardcore.cards import Card
 from cardcore.moves import Move
+from cardcore_plugins.canasta import moves
 from cardcore_plugins.canasta.cards import (
     MELD_RANKS,
     RANK_NAMES,
@@ -150,13 +151,13 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
     minimum (0 once it has melded), ``may_go_out`` the ``canasta_may_go_out``
     answer."""
     if state.phase == ANSWER:
-        return [Move("answer", None, (), (("yes", True),)), Move("answer", None, (), (("yes", False),))]
+        return [moves.answer(True), moves.answer(False)]
     team = state.team_of(state.to_act)
     t = Turn(canastas_needed(state), minimum, may_go_out, must_go_out(state, team), state.last_red_three)
     if state.phase == DRAW:
         if not state.stock:
             return [m for m in exhausted_takes(state) if take_finishes(state, m, t)]  # N13, N13b
-        return [Move("draw"), *(m for m in take_options(state) if take_finishes(state, m, t))]
+        return [moves.draw(), *(m for m in take_options(state) if take_finishes(state, m, t))]
     return play_moves(state, t)
 
 
@@ -198,11 +199,11 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             for r, k in held.items():
                 after[r] = after.get(r, 0) + k
             if can_finish(sh, 0, after, {}, False, t._replace(minimum=0)):
-                out.append(Move("commit"))
+                out.append(moves.commit())
         if state.staged and not t.must_out:
-            out.append(Move("withdraw"))  # a convenience: no legal path needs it (G1)
+            out.append(moves.withdraw())  # a convenience: no legal path needs it (G1)
     elif t.last_red:
-        out.append(Move("stop"))  # N13a: may meld, may not discard; the deal ends
+        out.append(moves.stop())  # N13a: may meld, may not discard; the deal ends
     else:
         out += discards(hand, t, count_canastas(melds) >= t.need)
     # N12a: "May I go out?" once, before laying any card but the pile's meld,
@@ -216,7 +217,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
         and can_finish(sh, base, counts, held, pending, t._replace(may_out=True, must_out=True))
         and can_finish(sh, base, counts, held, pending, t._replace(may_out=False, must_out=False))
     ):
-        out.append(Move("ask_go_out"))
+        out.append(moves.ask_go_out())
     return out  # never empty in play (G1); a hand-made dead end lists nothing
 
 

@@ -8,7 +8,8 @@ side's initial meld, which is staged until it reaches the minimum), ``play``
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal
 
 from cardcore.cards import Card, names
 from cardcore.game import DealState, PositionError
@@ -16,8 +17,20 @@ from cardcore.position import PositionReader
 from cardcore.table import Table
 from cardcore_plugins.canasta.cards import RANK_NAMES, WILD, rank_of_name
 
-DRAW, PILE, PLAY, ANSWER = "draw", "pile", "play", "answer"
-PHASES = (DRAW, PILE, PLAY, ANSWER)
+
+class Phase(StrEnum):
+    """Where a turn stands (see the module's docstring)."""
+
+    DRAW = "draw"
+    PILE = "pile"
+    PLAY = "play"
+    ANSWER = "answer"
+
+
+DRAW, PILE, PLAY, ANSWER = Phase.DRAW, Phase.PILE, Phase.PLAY, Phase.ANSWER
+PHASES = tuple(Phase)
+Asked = Literal["pending", "yes", "no"]  # "May I go out?" (N12); None: not asked
+Withdrew = Literal["", "pile", "play"]  # what was taken back this turn
 
 
 def meld_rank(cards: list[Card]) -> int:
@@ -71,11 +84,11 @@ class CanastaState(DealState):
     melds: list[dict[int, list[Card]]]
     red_threes: list[list[Card]]
     scores: list[int]
-    phase: str
+    phase: Phase
     staged: dict[int, list[Card]]
     pile_held: list[Card]
-    asked: str | None  # None, "pending", "yes", "no"
-    withdrew: str  # "", "pile" or "play": what was withdrawn this turn
+    asked: Asked | None
+    withdrew: Withdrew
     touched: bool  # added to a meld that existed before this turn
     melded_now: bool
     laid: bool  # laid a card this turn, the pile's top card's meld apart (N12a)
@@ -167,7 +180,7 @@ def state_to_json(s: CanastaState) -> dict[str, Any]:
         "concealed": s.went_out_concealed,
         "frozen_upcard": s.frozen_start,
         "pile_taker": s.pile_taker,
-        "phase": s.phase,
+        "phase": str(s.phase),
         "staged": [names(m) for m in s.staged.values()],  # in order: the pile's meld first
         "pile_held": names(s.pile_held),
         "asked": s.asked,
@@ -250,7 +263,7 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
     phase = r.get("phase", DRAW)
     if phase not in PHASES:
         raise PositionError(f"phase: one of {', '.join(PHASES)}")
-    s.phase = phase
+    s.phase = Phase(phase)
     staged = r.get("staged", [])
     s.staged = _melds(r, "staged", staged, check=False)
     s.pile_held = r.cards("pile_held")

@@ -12,6 +12,7 @@ from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move
 from cardcore_plugins.paquet_voleur.game import PVState
+from cardcore_plugins.paquet_voleur.moves import pair
 
 
 class TakeAllOfRank:
@@ -23,12 +24,12 @@ class TakeAllOfRank:
         out: list[Move] = []
         seen = set()
         for m in moves:
-            if m.kind != "pair":
+            card = m.card
+            if m.kind != "pair" or card is None:
                 out.append(m)
-            elif m.card not in seen:
-                seen.add(m.card)
-                rank = m.card.rank  # type: ignore[union-attr]
-                out.append(Move("pair", m.card, tuple(t for t in state.board if t.rank == rank)))
+            elif card not in seen:
+                seen.add(card)
+                out.append(pair(card, tuple(t for t in state.board if t.rank == card.rank)))
         return out
 
 
