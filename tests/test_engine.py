@@ -273,3 +273,12 @@ def test_a_game_missing_its_own_hook_is_refused(registry):
     broken_class = type("Broken", (plugin_class,), {"carrousel_may_trail": None})
     with pytest.raises(TableError, match="carrousel_may_trail"):
         Table(dataclasses.replace(ca, plugin=broken_class), 2)
+
+
+def test_doctests_of_the_value_types():
+    import doctest
+
+    import cardcore.cards
+
+    failed, tried = doctest.testmod(cardcore.cards)
+    assert tried >= 3 and failed == 0
