@@ -398,6 +398,25 @@ def _open_log(path: Path | None) -> IO[str] | None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write every game as JSON lines to FILE.",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Processes to play on (0: every core). The results do not depend on it.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where to play: local processes, or Ray (pip install 'cardcore[ray]').",
+)
+@click.option(
+    "--address",
+    metavar="ADDR",
+    help="The Ray cluster to join (default: RAY_ADDRESS, else a local Ray).",
+)
 @friendly
 def simulate(
     game: str,
@@ -411,12 +430,18 @@ def simulate(
     seed: int | None,
     as_json: bool,
     log_path: Path | None,
+    jobs: int,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Play GAME without humans and summarise the results.
 
     Exactly one of --deals N or --matches N.  With --deals, matches are played
     one after the other until N deals are done (an unfinished last match is
-    not counted in `matches` or `wins`).
+    not counted in `matches` or `wins`).  Every match derives its deck and its
+    bots' choices from its own seed, so --jobs and --backend never change the
+    results (only `seconds` and `cpu_seconds`).  Ctrl-C stops and reports the
+    deals finished so far.
     """
     if (deals is None) == (matches is None):
         raise UserError("give exactly one of --deals N or --matches N")
@@ -441,16 +466,23 @@ def simulate(
             matches=matches,
             log=log_file,
             progress=not as_json and sys.stderr.isatty(),
+            jobs=jobs,
+            backend=backend,
+            address=address,
         )
     finally:
         if log_file:
             log_file.close()
     if as_json:
         click.echo(json.dumps(summary))
+        if summary.get("interrupted"):
+            sys.exit(130)
         return
+    stopped = " (interrupted: the deals finished so far)" if summary.get("interrupted") else ""
     click.echo(
         f"{table.game.title}: {summary['deals']} deals, {summary['matches']} matches, "
-        f"{summary['moves']} moves in {summary['seconds']:.2f}s (seed {seed})"
+        f"{summary['moves']} moves in {summary['seconds']:.2f}s, {summary['cpu_seconds']:.2f}s CPU "
+        f"(seed {seed}){stopped}"
     )
     for i, side in enumerate(table.sides):
         who = " & ".join(f"seat {s} ({kinds[s]})" for s in side)
@@ -459,6 +491,8 @@ def simulate(
             f"  side {i} [{who}]: {summary['wins'][i]} match wins, "
             f"{summary['deal_wins'][i]} deal wins, {avg:.2f} points per deal"
         )
+    if summary.get("interrupted"):
+        sys.exit(130)
 
 
 @main.command()

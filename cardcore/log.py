@@ -31,10 +31,13 @@ FORMAT = "cardcore-log/1"
 class GameLog(Listener):
     """Writes every event of a game as one JSON line."""
 
-    def __init__(self, stream: IO[str], table: Table, kinds: list[str], seed: Any) -> None:
+    def __init__(
+        self, stream: IO[str], table: Table, kinds: list[str], seed: Any, header: bool = True
+    ) -> None:
         self.stream = stream
         self.table = table
-        self.write({"event": "table", "format": FORMAT, **table.describe(), "seats": kinds, "seed": seed})
+        if header:  # the first line of a log (a parallel run's workers write matches only)
+            self.write({"event": "table", "format": FORMAT, **table.describe(), "seats": kinds, "seed": seed})
 
     def write(self, data: dict[str, Any]) -> None:
         self.stream.write(json.dumps(data, separators=(",", ":")) + "\n")

@@ -1,96 +1,380 @@
-"""Many bot-only deals or matches, summarised (``cardcore simulate``)."""
+"""Many bot-only deals or matches, summarised (``cardcore simulate``), on one
+core, on every core (``--jobs``) or on a Ray cluster (``--backend ray``).
+
+Every match is independent: match k (from 0) plays with the seed
+``match_seed(seed, k)``, from which its deck and every bot's RNG derive, so its
+result does not depend on the matches played before it nor on which process
+plays it. The work is cut into *chunks* (runs of consecutive matches) that
+any backend plays with ``play_chunk`` — a plain function of picklable data
+(``SimSpec``), never a live table — and the results are merged in match order
+by ``Merger``. So the summary is the same for every ``--jobs`` and backend
+(but ``seconds`` and ``cpu_seconds``).
+
+With ``--deals N`` the number of matches is not known in advance: chunks are
+played ahead, and the match in which the N-th deal falls is played again in
+the parent with ``max_deals`` (as a single process would have cut it), so its
+deals, moves and log lines are exactly the serial run's.
+"""
 
 from __future__ import annotations
 
+import io
+import logging
+import os
 import random
+import signal
 import sys
 import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import IO, Any
 
-import click
-
-from cardcore.game import DealState
-from cardcore.log import GameLog
-from cardcore.match import DealResult, Match
 from cardcore.runner import Listener, make_players, play_match
-from cardcore.table import Table
+
+CHUNK_SECONDS = 0.25  # CPU time a chunk should take: short enough for progress and Ctrl-C
 
 
-class _Progress(Listener):
-    def __init__(self, bar: Any, per_deal: bool) -> None:
-        self.bar = bar
-        self.per_deal = per_deal
+@dataclass(frozen=True)
+class SimSpec:
+    """What a worker needs to play matches: plain, picklable data."""
 
-    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
-        if self.per_deal:
-            self.bar.update(1)
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    house_rules: tuple[str, ...]
+    kinds: tuple[str, ...]
+    seed: int
+    log: bool = False
 
-    def match_end(self, match: Match) -> None:
-        if not self.per_deal:
-            self.bar.update(1)
+
+@dataclass
+class MatchRecord:
+    """One match as played: per deal the points per side and the moves."""
+
+    number: int  # from 0
+    deals: list[tuple[tuple[int, ...], int]]
+    over: bool
+    winners: list[int]
+    log: list[str] = field(default_factory=list)  # JSON lines, match_start … match_end
+
+
+@dataclass
+class ChunkResult:
+    records: list[MatchRecord]
+    cpu_seconds: float
+
+
+def match_seed(seed: int, k: int) -> int:
+    """The seed of match ``k`` (from 0): its deck and every bot's RNG derive from it."""
+    return random.Random(f"{seed}/match/{k}").getrandbits(63)
+
+
+@lru_cache(maxsize=4)
+def _table(
+    game: str, players: int, options: tuple[tuple[str, Any], ...], house_rules: tuple[str, ...]
+) -> Any:
+    from cardcore.plugins import discover
+    from cardcore.table import Table
+
+    return Table.from_names(discover(), game, players, dict(options), list(house_rules))
+
+
+class _DealMoves(Listener):
+    """Counts the moves of each deal."""
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+
+    def deal_start(self, match: Any, state: Any) -> None:
+        self.counts.append(0)
+
+    def move(self, match: Any, state: Any, seat: int, move: Any) -> None:
+        self.counts[-1] += 1
+
+
+def play_chunk(spec: SimSpec, first: int, count: int, max_deals: int | None = None) -> ChunkResult:
+    """Play matches ``first`` … ``first + count - 1``; ``max_deals`` cuts the
+    last one (the parent's replay of the match in which the N-th deal falls)."""
+    from cardcore.log import GameLog
+
+    start = time.process_time()
+    table = _table(spec.game, spec.players, spec.options, spec.house_rules)
+    records = []
+    for k in range(first, first + count):
+        seed = match_seed(spec.seed, k)
+        players = make_players(table, list(spec.kinds), seed)
+        counter = _DealMoves()
+        listeners: list[Listener] = [counter]
+        buffer = None
+        if spec.log:
+            buffer = io.StringIO()
+            listeners.append(GameLog(buffer, table, list(spec.kinds), spec.seed, header=False))
+        cut = max_deals if k == first + count - 1 else None
+        match, _ = play_match(table, players, seed, listeners, max_deals=cut, number=k + 1)
+        deals = [(tuple(d.points), n) for d, n in zip(match.deals, counter.counts, strict=True)]
+        winners = match.winners() if match.over else []
+        lines = buffer.getvalue().splitlines(keepends=True) if buffer is not None else []
+        records.append(MatchRecord(k, deals, match.over, winners, lines))
+    return ChunkResult(records, time.process_time() - start)
+
+
+# ---- backends --------------------------------------------------------------------
+class Backend:
+    """Plays chunks: ``submit`` returns something with ``result()``."""
+
+    workers = 1
+
+    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
+        raise NotImplementedError
+
+    def close(self, cancel: bool = False) -> None:
+        pass
+
+
+class _Done:
+    def __init__(self, value: ChunkResult) -> None:
+        self.value = value
+
+    def result(self) -> ChunkResult:
+        return self.value
+
+
+class Serial(Backend):
+    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
+        return _Done(play_chunk(spec, first, count))
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+
+class ProcessPool(Backend):
+    """Chunks on local processes (``--jobs N``)."""
+
+    def __init__(self, jobs: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = jobs
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+
+    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
+        return self.pool.submit(play_chunk, spec, first, count)
+
+    def close(self, cancel: bool = False) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=cancel)
+
+
+class RayBackend(Backend):
+    """Chunks as Ray tasks (``--backend ray``): on a local Ray, or on the cluster
+    at ``address`` (or ``RAY_ADDRESS``)."""
+
+    def __init__(self, address: str | None, jobs: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            from cardcore.errors import CardcoreError
+
+            raise CardcoreError("--backend ray needs Ray: pip install 'cardcore[ray]'") from None
+        self.ray = ray
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"address": address} if address else {}
+            if not address and jobs:
+                kwargs["num_cpus"] = jobs
+            ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kwargs)
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call, unused-ignore]
+        self.task = ray.remote(play_chunk)
+
+    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
+        ref = self.task.remote(spec, first, count)
+        ray = self.ray
+
+        class _Ref:
+            def result(self) -> ChunkResult:
+                return ray.get(ref)  # type: ignore[no-any-return]
+
+        return _Ref()
+
+
+def backend_for(name: str, jobs: int, address: str | None = None) -> Backend:
+    """``local`` with ``jobs`` processes (0: every core; 1: this process) or ``ray``."""
+    if name == "ray":
+        return RayBackend(address or os.environ.get("RAY_ADDRESS"), jobs or None)
+    jobs = jobs or os.cpu_count() or 1
+    return Serial() if jobs == 1 else ProcessPool(jobs)
+
+
+# ---- merging -----------------------------------------------------------------------
+class Merger:
+    """Adds matches in order and keeps the summary's counts."""
+
+    def __init__(self, sides: int, deals: int | None, matches: int | None) -> None:
+        self.deals_wanted = deals
+        self.matches_wanted = matches
+        self.wins = [0] * sides
+        self.deal_wins = [0] * sides
+        self.points_total = [0] * sides
+        self.deal_points: list[list[int]] = []
+        self.deals = self.matches = self.draws = self.moves = 0
+
+    def done(self) -> bool:
+        if self.deals_wanted is not None:
+            return self.deals >= self.deals_wanted
+        return self.matches >= (self.matches_wanted or 0)
+
+    def room(self) -> int | None:
+        """Deals still wanted (None with --matches)."""
+        return None if self.deals_wanted is None else self.deals_wanted - self.deals
+
+    def add(self, record: MatchRecord) -> None:
+        for points, n in record.deals:
+            self.deal_points.append(list(points))
+            best = max(points)
+            for i, p in enumerate(points):
+                self.points_total[i] += p
+                if p == best:
+                    self.deal_wins[i] += 1
+            self.moves += n
+        self.deals += len(record.deals)
+        if record.over:
+            self.matches += 1
+            if len(record.winners) > 1:
+                self.draws += 1
+            for w in record.winners:
+                self.wins[w] += 1
+
+
+def run_chunks(
+    spec: SimSpec,
+    backend: Backend,
+    merger: Merger,
+    on_record: Callable[[MatchRecord], None],
+) -> float:
+    """Play chunks on ``backend`` until ``merger`` is done; hand each match to
+    ``on_record`` in order. Returns the CPU seconds spent playing.
+
+    A chunk is sized to take about ``CHUNK_SECONDS`` (from the chunks played so
+    far); up to three per worker are in flight. With ``--deals`` no more
+    matches are sent than the deals still wanted call for (at the mean number
+    of deals per match seen so far), so little is played in vain."""
+    per_chunk = 1
+    window = 3 * backend.workers
+    pending: deque[tuple[Any, int]] = deque()
+    next_match = 0
+    cpu = 0.0
+    played_matches = played_deals = 0
+
+    def fill() -> None:
+        nonlocal next_match
+        while len(pending) < window:
+            count = per_chunk
+            if merger.matches_wanted is not None:
+                count = min(count, merger.matches_wanted - next_match)
+                if count <= 0:
+                    return
+            elif played_matches:
+                in_flight = sum(n for _, n in pending)
+                per_match = played_deals / played_matches
+                wanted = (merger.room() or 0) / per_match - in_flight
+                if wanted <= 0:
+                    return
+                count = max(1, min(count, int(wanted) + 1))
+            pending.append((backend.submit(spec, next_match, count), count))
+            next_match += count
+
+    fill()
+    while pending and not merger.done():
+        future, _ = pending.popleft()
+        chunk = future.result()
+        cpu += chunk.cpu_seconds
+        if chunk.records:
+            played_matches += len(chunk.records)
+            played_deals += sum(len(r.deals) for r in chunk.records)
+            if backend.workers > 1:
+                per_match = max(chunk.cpu_seconds / len(chunk.records), 1e-4)
+                per_chunk = max(1, min(256, int(CHUNK_SECONDS / per_match)))
+        for record in chunk.records:
+            if merger.done():
+                break
+            room = merger.room()
+            if room is not None and len(record.deals) > room:
+                # the N-th deal falls in this match: play it again, cut as one process would
+                cut = play_chunk(spec, record.number, 1, max_deals=room)
+                cpu += cut.cpu_seconds
+                record = cut.records[0]
+            merger.add(record)
+            on_record(record)
+        if not merger.done():
+            fill()
+    return cpu
 
 
 def simulate(
-    table: Table,
+    table: Any,
     kinds: list[str],
     seed: int,
     deals: int | None = None,
     matches: int | None = None,
     log: IO[str] | None = None,
     progress: bool = False,
+    jobs: int = 1,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict[str, Any]:
     """Play ``deals`` deals or ``matches`` matches; return the JSON summary.
 
     Deterministic: the same table, kinds and seed give the same summary (but
-    ``seconds``).  Match k's seed comes from a master RNG seeded with ``seed``.
+    ``seconds`` and ``cpu_seconds``) for every ``jobs`` and backend. On
+    Ctrl-C the summary of the matches merged so far is returned with
+    ``"interrupted": true``.
     """
-    players = make_players(table, kinds, seed)
-    master = random.Random(seed)
-    nsides = len(table.sides)
-    wins = [0] * nsides
-    deal_wins = [0] * nsides
-    points_total = [0] * nsides
-    deal_points: list[list[int]] = []
-    done_deals = done_matches = draws = total_moves = 0
-    listeners: list[Listener] = []
+    import click
+
+    from cardcore.log import GameLog
+
+    spec = SimSpec(
+        table.game.name,
+        table.players,
+        tuple(sorted(table.options.model_dump(exclude_defaults=True).items())),
+        tuple(h.name for h in table.house_rules),
+        tuple(kinds),
+        seed,
+        log is not None,
+    )
     if log is not None:
-        listeners.append(GameLog(log, table, kinds, seed))
-    total = deals if deals is not None else matches
+        GameLog(log, table, kinds, seed)  # the header line
+    merger = Merger(len(table.sides), deals, matches)
     bar_cm: Any = None
+    bar: Any = None
     if progress:
+        total = deals if deals is not None else matches
         bar_cm = click.progressbar(length=total, label=table.game.name, file=sys.stderr)
-        listeners.append(_Progress(bar_cm.__enter__(), deals is not None))
+        bar = bar_cm.__enter__()
+
+    def on_record(record: MatchRecord) -> None:
+        if log is not None:
+            log.writelines(record.log)
+            log.flush()
+        if bar is not None:
+            bar.update(len(record.deals) if deals is not None else int(record.over))
+
     start = time.perf_counter()
-    number = 0
+    cpu_start = time.process_time()
+    runner = backend_for(backend, jobs, address)
+    interrupted = False
+    cpu = 0.0
     try:
-        while (deals is not None and done_deals < deals) or (matches is not None and done_matches < matches):
-            number += 1
-            budget = None if deals is None else deals - done_deals
-            match, n = play_match(
-                table, players, master.getrandbits(63), listeners, max_deals=budget, number=number
-            )
-            total_moves += n
-            for result in match.deals:
-                pts = result.points
-                deal_points.append(pts)
-                best = max(pts)
-                for i, p in enumerate(pts):
-                    points_total[i] += p
-                    if p == best:
-                        deal_wins[i] += 1
-            done_deals += len(match.deals)
-            if match.over:
-                done_matches += 1
-                winners = match.winners()
-                if len(winners) > 1:
-                    draws += 1
-                for w in winners:
-                    wins[w] += 1
+        cpu = run_chunks(spec, runner, merger, on_record)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
+        runner.close(cancel=True)  # chunks not started are not needed
         if bar_cm is not None:
             bar_cm.__exit__(None, None, None)
-    seconds = time.perf_counter() - start
-    return {
+    if isinstance(runner, Serial):
+        cpu = time.process_time() - cpu_start
+    summary: dict[str, Any] = {
         "game": table.game.name,
         "players": table.players,
         "options": table.options.model_dump(mode="json"),
@@ -98,13 +382,17 @@ def simulate(
         "seats": kinds,
         "sides": [list(s) for s in table.sides],
         "seed": seed,
-        "deals": done_deals,
-        "matches": done_matches,
-        "moves": total_moves,
-        "seconds": round(seconds, 3),
-        "wins": wins,
-        "draws": draws,
-        "deal_wins": deal_wins,
-        "points_total": points_total,
-        "deal_points": deal_points,
+        "deals": merger.deals,
+        "matches": merger.matches,
+        "moves": merger.moves,
+        "seconds": round(time.perf_counter() - start, 3),
+        "cpu_seconds": round(cpu, 3),
+        "wins": merger.wins,
+        "draws": merger.draws,
+        "deal_wins": merger.deal_wins,
+        "points_total": merger.points_total,
+        "deal_points": merger.deal_points,
     }
+    if interrupted:
+        summary["interrupted"] = True
+    return summary

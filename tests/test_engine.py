@@ -243,7 +243,7 @@ def test_same_seed_same_game_across_processes(game, players):
             check=True,
         ).stdout
         data = json.loads(out)
-        data.pop("seconds")
+        data.pop("seconds"), data.pop("cpu_seconds")
         outs.append(data)
     assert outs[0] == outs[1]
 
