@@ -99,7 +99,7 @@ def _canonical(text: str) -> tuple[str, int, str]:
         return RANKS[rank - 1] + suit, rank, suit
     if upper.isalnum() and upper[0].isalpha() and len(upper) > 2:
         return upper, 0, ""
-    raise CardError(f"not a card: {text!r}")
+    raise CardError(f"not a card: {text[:40]!r}")
 
 
 def card(text: str, copy: int = 0) -> Card:
@@ -122,11 +122,11 @@ def parse_card(text: str, specials: Iterable[str] | None = None) -> Card:
     With ``specials=None`` any special-looking name is accepted.
     """
     if not isinstance(text, str):
-        raise CardError(f"not a card: {text!r}")
-    c = card(text)
-    if c.special and specials is not None and c.name not in set(specials):
-        raise CardError(f"not a card: {text!r}")
-    return c
+        raise CardError(f"not a card: {str(text)[:40]!r}")
+    name, rank, _ = _canonical(text)
+    if not rank and specials is not None and name not in set(specials):
+        raise CardError(f"not a card: {text[:40]!r}")  # checked before a new name is interned
+    return card(name)
 
 
 def parse_cards(text: str | Iterable[str], specials: Iterable[str] | None = None) -> list[Card]:

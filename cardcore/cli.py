@@ -8,8 +8,10 @@ The engine is imported only by the commands that need it, so that
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -33,11 +35,33 @@ class UserError(click.ClickException):
     exit_code = 2
 
 
+DEBUG_ENV = "CARDCORE_DEBUG"
+
+
 class CardcoreGroup(click.Group):
-    """click's group, with every error as one line: ``error: …`` (exit 2)."""
+    """click's group, with every error as one line: ``error: …``, exit code 2
+    for the user's mistakes; an unexpected error (a bug, a broken plugin) is
+    one line too, naming the command, with exit code 1 (``--debug`` or
+    ``CARDCORE_DEBUG=1`` shows the traceback)."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        argv = list(kwargs.get("args") or (args[0] if args else sys.argv[1:]) or [])
+        debug = "--debug" in argv or bool(os.environ.get(DEBUG_ENV))
+        if "--debug" in argv:
+            argv.remove("--debug")
+            if "args" in kwargs:
+                kwargs["args"] = argv
+            elif args:
+                args = (argv, *args[1:])
+            else:
+                kwargs["args"] = argv
+        for stream in (sys.stdout, sys.stderr):
+            # a stream that cannot encode "♣" (a cp1252 redirect) gets "?" instead of an error
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                with contextlib.suppress(ValueError, OSError):
+                    reconfigure(errors="replace")
         try:
             code = super().main(*args, **kwargs)
         except click.exceptions.NoArgsIsHelpError as err:
@@ -52,7 +76,32 @@ class CardcoreGroup(click.Group):
         except click.exceptions.Abort:
             click.echo("\nAborted.", err=True)
             sys.exit(130)
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(130)
+        except BrokenPipeError:  # `cardcore games | head -1`: the reader has gone
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
+        except Exception as err:  # the last resort: never a traceback unless asked
+            if debug:
+                raise
+            command = " ".join(a for a in argv[:1] if not a.startswith("-")) or "cardcore"
+            click.echo(
+                f"error: internal error in `cardcore {command}`: {describe(err)} "
+                f"(run with --debug or {DEBUG_ENV}=1 for the traceback)",
+                err=True,
+            )
+            sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def describe(err: BaseException, limit: int = 160) -> str:
+    """An exception in one line of at most ``limit`` characters."""
+    text = " ".join(str(err).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def fail(message: str) -> None:
@@ -454,8 +503,10 @@ def simulate(
         raise UserError("simulate plays bots only; use `cardcore play` to play")
     if seed is None:
         seed = fresh_seed()
+    from cardcore.runner import make_players
     from cardcore.simulate import simulate as run_simulation
 
+    make_players(table, kinds, seed)  # an unknown --bot or --seat kind fails before the log is made
     log_file = _open_log(log_path)
     try:
         summary = run_simulation(

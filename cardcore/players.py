@@ -58,6 +58,7 @@ class HumanPlayer:
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         self.table = table
         self.seat = seat
+        self.specials = {c.name for c in table.deck if c.special}
         self.input: Callable[[str], str] = lambda prompt: click.prompt(
             prompt, prompt_suffix=" > ", default="", show_default=False
         )
@@ -67,8 +68,8 @@ class HumanPlayer:
         """The move ``text`` names, or an error text."""
         text = text.strip()
         texts = [self.table.move_text(m) for m in moves]
-        if text.isdigit():
-            n = int(text)
+        if text.isascii() and text.isdigit():  # not "²" or "①", which int() refuses
+            n = int(text) if len(text) < 6 else 0
             if 1 <= n <= len(moves):
                 return moves[n - 1]
             return f"there is no move {n}: choose 1 to {len(moves)}"
@@ -76,10 +77,11 @@ class HumanPlayer:
             if t.lower() == text.lower():
                 return m
         try:
-            c = parse_card(text)
+            c = parse_card(text, self.specials)
         except CardError:
-            return f"{text!r} is not a move: type its number (1 to {len(moves)}) or its text"
-        with_card = [m for m in moves if m.card is c]
+            return f"{text[:40]!r} is not a move: type its number (1 to {len(moves)}) or its text"
+        # by name: with two decks, the move may play the other copy of the card
+        with_card = [m for m in moves if m.card is not None and m.card.name == c.name]
         if len(with_card) == 1:
             return with_card[0]
         if with_card:

@@ -91,10 +91,10 @@ class PositionReader:
     def index(self, field: str, value: Any, count: int, what: str) -> int:
         try:
             i = int(value)
-        except (TypeError, ValueError):
-            raise PositionError(f"{field}: {value!r} is not a {what} number") from None
+        except (TypeError, ValueError, OverflowError):
+            raise PositionError(f"{field}: {str(value)[:40]!r} is not a {what} number") from None
         if not 0 <= i < count or isinstance(value, bool):
-            raise PositionError(f"{field}: no {what} {value!r} (0 to {count - 1})")
+            raise PositionError(f"{field}: no {what} {str(value)[:40]!r} (0 to {count - 1})")
         return i
 
     def per(self, field: str, count: int, what: str) -> dict[int, Any]:
@@ -158,7 +158,7 @@ def position_from_data(
         _check_keys(data, table, state)
     except (TableError, PositionError) as err:
         raise CardcoreError(f"{where}: {err}") from None
-    except (TypeError, ValueError, KeyError, AttributeError) as err:
+    except (TypeError, ValueError, KeyError, AttributeError, OverflowError, RecursionError) as err:
         # a field of an unexpected shape that a game's reader did not name
-        raise CardcoreError(f"{where}: malformed position ({type(err).__name__}: {err})") from None
+        raise CardcoreError(f"{where}: malformed position ({type(err).__name__}: {str(err)[:100]})") from None
     return table, state

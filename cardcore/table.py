@@ -60,9 +60,13 @@ class Table:
         problem = game.check_table(self.players, self.options)
         if problem:
             raise TableError(problem)
+        seen: set[str] = set()
         for hr in house_rules:
             if hr.game != game.name:
                 raise TableError(f"house rule {hr.name!r} is for {hr.game}, not for {game.name}")
+            if hr.name in seen:
+                raise TableError(f"house rule {hr.name!r} is named twice (the table has it already)")
+            seen.add(hr.name)
         self.house_rules = tuple(house_rules)
         self.names = list(names) if names else [f"Player {i}" for i in range(self.players)]
         self.sides = game.sides(self.players, self.options)
