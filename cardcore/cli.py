@@ -88,12 +88,38 @@ class CardcoreGroup(click.Group):
                 raise
             command = " ".join(a for a in argv[:1] if not a.startswith("-")) or "cardcore"
             click.echo(
-                f"error: internal error in `cardcore {command}`: {describe(err)} "
+                f"error: internal error in `cardcore {command}`{culprit(err)}: {describe(err)} "
                 f"(run with --debug or {DEBUG_ENV}=1 for the traceback)",
                 err=True,
             )
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+CORE = ("cardcore", "pluggy", "click", "pydantic", "yaml")
+
+
+def culprit(err: BaseException) -> str:
+    """`` in plugin X (package P; CARDCORE_DISABLE_PLUGINS …)`` when the error
+    was raised in a plugin's code (the innermost frame outside the core and the
+    standard library), else ""."""
+    import traceback
+
+    stdlib = os.path.dirname(os.__file__)
+    module = None
+    for frame, _ in traceback.walk_tb(err.__traceback__):
+        name = frame.f_globals.get("__name__", "")
+        path = frame.f_code.co_filename
+        if name.split(".")[0] in CORE or path.startswith(stdlib) or not name:
+            continue
+        module = name
+    if module is None:
+        return ""
+    from cardcore.plugins import package_of
+
+    package = package_of(module)
+    where = f"{module}" + (f", package {package}" if package else "")
+    return f" in plugin code ({where}; CARDCORE_DISABLE_PLUGINS=<its entry point> leaves it out)"
 
 
 def describe(err: BaseException, limit: int = 160) -> str:
@@ -130,7 +156,10 @@ class Env:
     def registry(self) -> Registry:
         from cardcore.plugins import discover
 
-        return discover()
+        reg = discover()
+        for warning in reg.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        return reg
 
 
 def registry() -> Registry:

@@ -17,6 +17,12 @@ class IllegalMoveError(CardcoreError):
     """A move that the rules do not allow; the message names the rule broken."""
 
 
+class PluginError(Exception):
+    """A game or house rule broke the engine's contract (no legal move list,
+    a deal that never ends, scores missing, a card lost): a bug to report to
+    the plugin's authors, not the user's mistake (exit code 1)."""
+
+
 class ReplayMismatch(CardcoreError):
     """A replayed game differs from its log."""
 

@@ -72,6 +72,11 @@ class Match:
         table = self.table
         table.finish_deal(state)
         sides = tuple(table.score_deal(state))
+        if len(sides) != len(self.scores) or not all(isinstance(s.points, int) for s in sides):
+            from cardcore.errors import PluginError
+            from cardcore.runner import rules_of
+
+            raise PluginError(f"{rules_of(table)}: the deal's score is not one whole number per side")
         for i, s in enumerate(sides):
             self.scores[i] += s.points
         result = DealResult(len(self.deals) + 1, self.dealer, sides)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from importlib.metadata import entry_points, packages_distributions
+from typing import Any
 
 import pluggy
 
@@ -45,11 +46,23 @@ def _suggest(name: str, known: Iterable[str]) -> str:
 
 @dataclass
 class Registry:
-    """The installed games and house rules, by name."""
+    """The installed games and house rules, by name; ``warnings``, one line per
+    plugin left out."""
 
     games: dict[str, GameSpec] = field(default_factory=dict)
     house_rules: dict[str, HouseRuleSpec] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, name: str, ep: Any, problem: str) -> None:
+        """Note a plugin left out: its entry point, module, package and the switch."""
+        module = ep.value.split(":")[0] if ep is not None else self.sources.get(name, "").split(":")[0]
+        package = package_of(module) if module else None
+        where = f" (module {module}" + (f", package {package})" if package else ")") if module else ""
+        short = name.split(":")[-1]
+        self.warnings.append(
+            f"plugin {name}{where} {problem}; CARDCORE_DISABLE_PLUGINS={short} leaves it out quietly"
+        )
 
     def game(self, name: str) -> GameSpec:
         try:
@@ -81,37 +94,81 @@ def _disabled() -> set[str]:
 
 
 def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> Registry:
-    """Load the entry points (unless told not to) and ``plugins``; return the registry."""
+    """Load the entry points (unless told not to) and ``plugins``; return the registry.
+
+    A plugin that fails — cannot be imported, declares a misspelled hook,
+    raises while registering, or reuses a name already taken — is left out
+    with one line in ``Registry.warnings`` naming it, its package and
+    ``CARDCORE_DISABLE_PLUGINS``; every other game keeps working. Built-in
+    plugins load first, so a third-party one cannot take their names.
+    """
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(DiscoverySpec)
     registry = Registry()
     if use_entry_points:
         disabled = _disabled()
-        for group in GROUPS:
-            for ep in sorted(entry_points(group=group), key=lambda e: e.name):
-                qualified = f"{group}:{ep.name}"
-                if ep.name in disabled or qualified in disabled or pm.has_plugin(qualified):
-                    continue
+        found = [(group, ep) for group in GROUPS for ep in entry_points(group=group)]
+        found.sort(key=lambda g_ep: (not g_ep[1].value.startswith("cardcore_plugins"), g_ep[0], g_ep[1].name))
+        for group, ep in found:
+            qualified = f"{group}:{ep.name}"
+            if ep.name in disabled or qualified in disabled or pm.has_plugin(qualified):
+                continue
+            try:
                 plugin = ep.load()
-                if pm.is_registered(plugin):
-                    continue
+            except Exception as err:  # a broken package must not break the others
+                registry.warn(qualified, ep, f"cannot be imported ({describe(err)})")
+                continue
+            if pm.is_registered(plugin):
+                continue
+            try:
                 pm.register(plugin, name=qualified)
-                registry.sources[qualified] = ep.value
+                pm.check_pending()
+            except Exception as err:
+                if pm.is_registered(plugin):
+                    pm.unregister(plugin)
+                registry.warn(qualified, ep, f"is not a valid plugin ({describe(err)})")
+                continue
+            registry.sources[qualified] = ep.value
     for plugin in plugins:
         if not pm.is_registered(plugin):
             pm.register(plugin)
     pm.check_pending()
 
-    def register_game(spec: GameSpec) -> None:
-        if spec.name in registry.games and registry.games[spec.name] is not spec:
-            raise ValueError(f"two games are named {spec.name!r}")
-        registry.games[spec.name] = spec
+    def registering(kind: str, impl: Any) -> Callable[[Any], None]:
+        source = impl.plugin_name
 
-    def register_house_rule(spec: HouseRuleSpec) -> None:
-        if spec.name in registry.house_rules and registry.house_rules[spec.name] is not spec:
-            raise ValueError(f"two house rules are named {spec.name!r}")
-        registry.house_rules[spec.name] = spec
+        def register(spec: Any) -> None:
+            taken = registry.games if kind == "game" else registry.house_rules
+            if spec.name in taken and taken[spec.name] is not spec:
+                problem = f"registers the {kind} {spec.name!r}, a name already taken; left out"
+                registry.warn(source, None, problem)
+                return
+            taken[spec.name] = spec
 
-    pm.hook.cardcore_register_games(register=register_game)
-    pm.hook.cardcore_register_house_rules(register=register_house_rule)
+        return register
+
+    hooks = (("game", pm.hook.cardcore_register_games), ("house rule", pm.hook.cardcore_register_house_rules))
+    for kind, caller in hooks:
+        for impl in reversed(caller.get_hookimpls()):  # in registration order
+            try:
+                impl.function(register=registering(kind, impl))
+            except Exception as err:
+                registry.warn(impl.plugin_name, None, f"failed to register ({describe(err)})")
     return registry
+
+
+def describe(err: BaseException, limit: int = 120) -> str:
+    """An exception in one line."""
+    text = " ".join(str(err).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def package_of(module: str) -> str | None:
+    """The installed distribution that provides ``module`` (its top package)."""
+    try:
+        names = packages_distributions().get(module.split(".")[0])
+    except Exception:  # metadata of a broken install: no name to give
+        return None
+    return names[0] if names else None

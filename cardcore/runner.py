@@ -16,12 +16,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardcore.errors import TableError
+from cardcore.errors import PluginError, TableError
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move
 from cardcore.players import Player
 from cardcore.table import Table
+
+MAX_MOVES = 50_000  # per deal: Canasta's longest deals are under a thousand
+
+
+def rules_of(table: Table) -> str:
+    """The game and house rules of ``table``, for an error that points at them."""
+    rules = ", ".join(h.name for h in table.house_rules)
+    return f"the rules of {table.game.name}" + (f" with {rules}" if rules else "")
 
 
 class Listener:
@@ -75,13 +83,19 @@ def play_deal(
     while not is_over(state):
         seat = state.to_act
         moves = legal_moves(state)
+        if type(moves) is not list or not moves:
+            got = repr(moves)[:60]
+            raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
         player = players[seat]
         obs = table.observe(state, seat) if player.needs_observation else None
-        move = player.choose(obs, moves)
+        # the player gets a copy: what it does to it cannot change the legal moves
+        move = player.choose(obs, tuple(moves))
         if move not in moves:
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
         apply_move(state, move)
         n += 1
+        if n > MAX_MOVES:
+            raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")
         for lst in listeners:
             lst.move(match, state, seat, move)
     result = match.end_deal(state)

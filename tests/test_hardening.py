@@ -80,7 +80,9 @@ def test_an_unexpected_error_is_one_line_naming_the_command(monkeypatch):
     monkeypatch.setattr(cardcore.plugins, "discover", broken)
     code, out = run_cli("games")
     assert code == 1
-    assert out.startswith("error: internal error in `cardcore games`: RuntimeError: something went wrong")
+    assert out.startswith("error: internal error in `cardcore games`")
+    assert "RuntimeError: something went wrong" in out
+    assert "in plugin code (test_hardening" in out  # the innermost frame outside the core
     assert "CARDCORE_DEBUG=1" in out and len(out.strip().splitlines()) == 1 and len(out) < 400
     monkeypatch.setenv("CARDCORE_DEBUG", "1")
     with pytest.raises(RuntimeError):
