@@ -495,6 +495,7 @@ def _open_log(path: Path | None) -> IO[str] | None:
     metavar="ADDR",
     help="The Ray cluster to join (default: RAY_ADDRESS, else a local Ray).",
 )
+@click.option("--check", is_flag=True, help="Check after every deal that no card was lost or copied.")
 @friendly
 def simulate(
     game: str,
@@ -511,6 +512,7 @@ def simulate(
     jobs: int,
     backend: str,
     address: str | None,
+    check: bool,
 ) -> None:
     """Play GAME without humans and summarise the results.
 
@@ -549,6 +551,7 @@ def simulate(
             jobs=jobs,
             backend=backend,
             address=address,
+            check=check,
         )
     finally:
         if log_file:

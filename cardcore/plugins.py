@@ -149,7 +149,7 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
 
     hooks = (("game", pm.hook.cardcore_register_games), ("house rule", pm.hook.cardcore_register_house_rules))
     for kind, caller in hooks:
-        for impl in reversed(caller.get_hookimpls()):  # in registration order
+        for impl in caller.get_hookimpls():  # in registration order: built-ins first
             try:
                 impl.function(register=registering(kind, impl))
             except Exception as err:

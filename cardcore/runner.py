@@ -43,6 +43,25 @@ class Listener:
     def match_end(self, match: Match) -> None: ...
 
 
+class ConservationCheck(Listener):
+    """After each deal, every card of the deck is somewhere, once (``--check``):
+    a rule that loses or copies a card is stopped with the table's rules named."""
+
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        table = match.table
+        cards = table.state_cards(state)
+        have = sorted(c.sort_key for c in cards)
+        if have != sorted(c.sort_key for c in table.deck) or len(set(map(id, cards))) != len(cards):
+            from collections import Counter
+
+            lost = Counter(c.name for c in table.deck) - Counter(c.name for c in cards)
+            extra = Counter(c.name for c in cards) - Counter(c.name for c in table.deck)
+            raise PluginError(
+                f"{rules_of(table)}: deal {len(match.deals)} ended with cards not conserved "
+                f"(missing {sorted(lost.elements())[:8]}, extra {sorted(extra.elements())[:8]})"
+            )
+
+
 def bot_rng(seed: int | str | None, seat: int) -> random.Random:
     """A seat's own RNG, derived from the table's seed (deterministic)."""
     return random.Random(f"{seed}/seat/{seat}")

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO, Any
 
-from cardcore.runner import Listener, make_players, play_match
+from cardcore.runner import ConservationCheck, Listener, make_players, play_match
 
 CHUNK_SECONDS = 0.25  # CPU time a chunk should take: short enough for progress and Ctrl-C
 
@@ -47,6 +47,7 @@ class SimSpec:
     kinds: tuple[str, ...]
     seed: int
     log: bool = False
+    check: bool = False  # card conservation after every deal (--check)
 
 
 @dataclass
@@ -107,6 +108,8 @@ def play_chunk(spec: SimSpec, first: int, count: int, max_deals: int | None = No
         players = make_players(table, list(spec.kinds), seed)
         counter = _DealMoves()
         listeners: list[Listener] = [counter]
+        if spec.check:
+            listeners.append(ConservationCheck())
         buffer = None
         if spec.log:
             buffer = io.StringIO()
@@ -321,6 +324,7 @@ def simulate(
     jobs: int = 1,
     backend: str = "local",
     address: str | None = None,
+    check: bool = False,
 ) -> dict[str, Any]:
     """Play ``deals`` deals or ``matches`` matches; return the JSON summary.
 
@@ -341,6 +345,7 @@ def simulate(
         tuple(kinds),
         seed,
         log is not None,
+        check,
     )
     if log is not None:
         GameLog(log, table, kinds, seed)  # the header line
