@@ -107,7 +107,8 @@ def site(tmp_path_factory) -> Path:
         (root / f"{name}.py").write_text(textwrap.dedent(source))
         dist = root / f"{name}-0.1.dist-info"
         dist.mkdir()
-        (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: 0.1\n")
+        dist_name = name.replace("_", "-")
+        (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist_name}\nVersion: 0.1\n")
         (dist / "entry_points.txt").write_text(f"[{group}]\n{name} = {name}\n")
         (dist / "top_level.txt").write_text(f"{name}\n")
         (dist / "RECORD").write_text(f"{name}.py,,\n")
@@ -152,12 +153,12 @@ def test_the_switch_leaves_a_plugin_out_quietly(site):
         ("broken_raise.pv", "in plugin code (broken_raise, package broken-raise"),
         ("broken_type.pv", "the rules of paquet_voleur with broken_type.pv: no list of legal moves"),
         ("broken_loop.pv", "the rules of paquet_voleur with broken_loop.pv: a deal went past 50,000 moves"),
-        ("broken_cards.pv", "the rules of paquet_voleur with broken_cards.pv: deal 1 ended with cards not conserved"),
+        ("broken_cards.pv", "with broken_cards.pv: deal 1 ended with cards not conserved"),
     ],
 )
 def test_faults_inside_a_plugin_are_one_line_naming_it(site, rule, needle):
     args = ("simulate", "paquet_voleur", "--deals", "2", "--seed", "1", "--check", "--house-rule", rule)
-    code, out, err = cardcore(site, *args)
+    code, _, err = cardcore(site, *args)
     lines = [line for line in err.splitlines() if not line.startswith("warning: ")]
     assert code == 1, err
     assert len(lines) == 1 and lines[0].startswith("error: internal error in `cardcore simulate`")
