@@ -434,9 +434,13 @@ def play(
     listeners: list[Listener] = [Printer(table)]
     kept = f" The log so far is in {log_path}." if log_path else ""
     log_file = _open_log(log_path)
+    log = None
     try:
         if log_file:
-            listeners.append(GameLog(log_file, table, kinds, seed))
+            # with a person at the table the match's lines are written when it
+            # ends or stops: the file never shows the other hands while he plays
+            log = GameLog(log_file, table, kinds, seed, private="human" in kinds)
+            listeners.append(log)
         play_match(table, player_objs, seed, listeners)
     except QuitGame:
         click.echo("Game stopped." + kept)
@@ -444,8 +448,17 @@ def play(
         click.echo("\nGame interrupted." + kept, err=True)
         sys.exit(130)
     finally:
+        if log is not None:
+            log.close()
         if log_file:
-            log_file.close()
+            _close_log(log_file)
+
+
+def _close_log(f: IO[str]) -> None:
+    """Close a log; after a failed write (a full disk) the error was reported
+    already, and what is left in the buffer cannot be written either."""
+    with contextlib.suppress(OSError):
+        f.close()
 
 
 def _open_log(path: Path | None) -> IO[str] | None:
@@ -555,7 +568,7 @@ def simulate(
         )
     finally:
         if log_file:
-            log_file.close()
+            _close_log(log_file)
     if as_json:
         click.echo(json.dumps(summary))
         if summary.get("interrupted"):
@@ -638,10 +651,9 @@ def replay_cmd(file: Path, check: bool) -> None:
 
     reg = registry()
     summary = replay(file, reg, None if check else Printer(None))
-    state = "complete" if summary.complete else "incomplete (the game was stopped)"
     click.echo(
         f"{file}: OK — {summary.matches} match(es), {summary.deals} deal(s), "
-        f"{summary.moves} moves replayed and identical; log {state}"
+        f"{summary.moves} moves replayed and identical; log {summary.stop}"
     )
 
 

@@ -6,42 +6,116 @@ per match ``match_start`` (with its seed), the chance steps, and per deal
 finally ``match_end``.  Each line is flushed as it is written, so a game
 stopped half-way keeps everything played so far.
 
+The header also states the seeding (``play``: the match plays with the
+seed; ``simulate``: match k with ``match_seed(seed, k)``), the planned run
+(``plan``: deals or matches) and the versions of cardcore and of every plugin
+distribution, so that a replay can say why a log made elsewhere differs.
+
+Writing: each line is written whole and flushed, and the file is synced to
+disk at every deal's end; a failed write (a full disk) is one clear error.
+With ``private=True`` (a game with a person at the table) a match's lines are
+held back until the match ends or the game stops (``close``): the dealt
+hands, and the seed from which every deal of the match follows, never show
+in the file while the person plays. The price: a process killed outright
+loses the match in progress (the lines of finished matches stay).
+
 ``replay`` rebuilds the table, re-deals from the seeds, plays the logged moves
-and compares everything with the log.
+and compares everything with the log. It checks every complete line, and says
+where and how the log stops: after a finished run, in the middle of a match
+or a deal, or in the middle of a line (a crash while writing).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from cardcore.errors import CardcoreError, ReplayMismatch
+from cardcore.errors import CardcoreError, ReplayMismatch, TableError
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move, find_move
 from cardcore.plugins import Registry
-from cardcore.runner import Listener
+from cardcore.runner import Listener, make_players
 from cardcore.table import Table
 
 FORMAT = "cardcore-log/1"
 
 
+def versions() -> dict[str, str]:
+    """cardcore's version and every plugin distribution's, for the log header."""
+    from importlib.metadata import PackageNotFoundError, entry_points, version
+
+    out: dict[str, str] = {}
+    try:
+        out["cardcore"] = version("cardcore")
+    except PackageNotFoundError:
+        out["cardcore"] = "unknown"
+    for group in ("cardcore.games", "cardcore.house_rules"):
+        for ep in entry_points(group=group):
+            dist = getattr(ep, "dist", None)
+            if dist is not None:
+                out[dist.metadata["Name"]] = dist.version
+    return dict(sorted(out.items()))
+
+
 class GameLog(Listener):
-    """Writes every event of a game as one JSON line."""
+    """Writes every event of a game as one JSON line (see the module's docstring)."""
 
     def __init__(
-        self, stream: IO[str], table: Table, kinds: list[str], seed: Any, header: bool = True
+        self,
+        stream: IO[str],
+        table: Table,
+        kinds: list[str],
+        seed: Any,
+        header: bool = True,
+        seeding: str = "play",
+        plan: dict[str, int] | None = None,
+        private: bool = False,
     ) -> None:
         self.stream = stream
         self.table = table
+        self.private = private
+        self.held: list[str] = []
         if header:  # the first line of a log (a parallel run's workers write matches only)
-            self.write({"event": "table", "format": FORMAT, **table.describe(), "seats": kinds, "seed": seed})
+            head = {"event": "table", "format": FORMAT, **table.describe(), "seats": kinds, "seed": seed}
+            head.update(seeding=seeding, plan=plan or {}, versions=versions())
+            self.write(head)
 
     def write(self, data: dict[str, Any]) -> None:
-        self.stream.write(json.dumps(data, separators=(",", ":")) + "\n")
-        self.stream.flush()
+        line = json.dumps(data, separators=(",", ":")) + "\n"
+        if self.private and data["event"] != "table":
+            self.held.append(line)  # written when the match ends or the game stops
+            if data["event"] != "match_end":
+                return
+            line, self.held = "".join(self.held), []
+        self._put(line)
+
+    def close(self) -> None:
+        """Write what a private log holds (the game stopped): called on quit."""
+        if self.held:
+            line, self.held = "".join(self.held), []
+            self._put(line)
+            self.sync()
+
+    def _put(self, line: str) -> None:
+        try:
+            self.stream.write(line)
+            self.stream.flush()
+        except OSError as err:
+            name = getattr(self.stream, "name", "the log")
+            raise CardcoreError(
+                f"{name}: cannot write the log ({err.strerror or err}); every complete line before is kept"
+            ) from None
+
+    def sync(self) -> None:
+        """Push the file to disk (at each deal's end): a crash keeps every deal."""
+        with contextlib.suppress(OSError, AttributeError, ValueError, io.UnsupportedOperation):
+            os.fsync(self.stream.fileno())  # nothing to do for a buffer or a pipe
 
     def match_start(self, match: Match, number: int) -> None:
         self.write({"event": "match_start", "match": number, "seed": match.seed})
@@ -64,21 +138,42 @@ class GameLog(Listener):
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         self.write({"event": "deal_end", **result.to_json(), "scores": list(match.scores)})
+        self.sync()
 
     def match_end(self, match: Match) -> None:
         self.write({"event": "match_end", "scores": list(match.scores), "winners": match.winners()})
 
 
+MAX_LINE = 50_000_000  # characters: a deal's dealt state is a few kilobytes
+
+
+class CutLine(Exception):
+    """The last line of a log was cut while written (a crash, a full disk)."""
+
+    def __init__(self, lineno: int) -> None:
+        self.lineno = lineno
+
+
 def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The log's lines as data; a last line without its newline that does not
+    parse was cut while written: ``CutLine`` after every complete line."""
     try:
-        with path.open(encoding="utf-8") as f:
-            for i, line in enumerate(f, 1):
+        with path.open(encoding="utf-8", errors="replace") as f:
+            i = 0
+            while True:
+                line = f.readline(MAX_LINE)
+                if not line:
+                    return
+                i += 1
                 if not line.strip():
                     continue
                 try:
                     data = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise CardcoreError(f"{path}:{i}: not valid JSON ({err.msg})") from None
+                except (json.JSONDecodeError, RecursionError, ValueError) as err:
+                    if not line.endswith("\n"):
+                        raise CutLine(i) from None
+                    msg = getattr(err, "msg", type(err).__name__)
+                    raise CardcoreError(f"{path}:{i}: not valid JSON ({msg})") from None
                 if not isinstance(data, dict) or "event" not in data:
                     raise CardcoreError(f"{path}:{i}: not a cardcore log line")
                 yield i, data
@@ -87,29 +182,54 @@ def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 class ReplaySummary:
+    """What a replay found: counts, whether the run is complete, and where and
+    how the log stops (``stop``)."""
+
     def __init__(self) -> None:
         self.matches = 0
         self.deals = 0
         self.moves = 0
         self.complete = False
+        self.matches_ended = 0
+        self.stop = ""
 
 
 def replay(path: Path, registry: Registry, listener: Listener | None = None) -> ReplaySummary:
     """Re-run the logged game and raise ``ReplayMismatch`` on the first difference."""
     where = [0]
+    head: dict[str, Any] = {}
     try:
-        return _replay(path, registry, listener, where)
+        return _replay(path, registry, listener, where, head)
+    except ReplayMismatch as err:
+        raise ReplayMismatch(f"{err}{_version_note(head)}") from None
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as err:
         # a line of the wrong shape (a hand-edited or corrupted log)
-        raise ReplayMismatch(f"{path}:{where[0]}: malformed log line ({type(err).__name__}: {err})") from None
+        raise ReplayMismatch(
+            f"{path}:{where[0]}: malformed log line ({type(err).__name__}: {str(err)[:100]})"
+        ) from None
 
 
-def _replay(path: Path, registry: Registry, listener: Listener | None, where: list[int]) -> ReplaySummary:
+def _version_note(head: dict[str, Any]) -> str:
+    """Why a log made elsewhere may differ: the versions it names that differ here."""
+    logged = head.get("versions")
+    if not isinstance(logged, dict):
+        return " (the log names no versions: it may come from another cardcore)"
+    here = versions()
+    differ = [f"{k} {v} (here {here.get(k, 'not installed')})" for k, v in logged.items() if here.get(k) != v]
+    return f" (the log was made with {', '.join(differ)})" if differ else ""
+
+
+def _replay(
+    path: Path, registry: Registry, listener: Listener | None, where: list[int], header: dict[str, Any]
+) -> ReplaySummary:
     lines = read_log(path)
     try:
         lineno, head = next(lines)
     except StopIteration:
         raise CardcoreError(f"{path}: empty log") from None
+    except CutLine:
+        raise CardcoreError(f"{path}: the log stops in the middle of its first line") from None
+    header.update(head)
     if head.get("event") != "table" or head.get("format") != FORMAT:
         raise CardcoreError(f"{path}:{lineno}: not a cardcore game log (no table line)")
     table = Table.from_names(
@@ -120,85 +240,155 @@ def _replay(path: Path, registry: Registry, listener: Listener | None, where: li
         head.get("house_rules") or [],
         head.get("names"),
     )
-    summary = ReplaySummary()
-    match: Match | None = None
-    state: DealState | None = None
-    logged: list[dict[str, Any]] = []  # chance steps read since the last check
-    produced: list[dict[str, Any]] = []  # chance steps the replay made since then
-    last_result: DealResult | None = None
+    kinds = head.get("seats")
+    if kinds is not None:
+        try:
+            make_players(table, list(kinds), head.get("seed"))
+        except TableError as err:
+            raise ReplayMismatch(f"{path}:{lineno}: the seats the log names: {err}") from None
+    run = _Run(path, table, head, listener)
+    try:
+        for lineno, ev in lines:
+            where[0] = run.lineno = lineno
+            run.step(ev)
+    except CutLine as cut:
+        run.cut_at = cut.lineno
+    run.check_chance(at_end=True)
+    return run.conclude()
 
-    def fail(msg: str) -> ReplayMismatch:
-        return ReplayMismatch(f"{path}:{lineno}: {msg}")
 
-    def check_chance() -> None:
-        produced.extend(match.take_events() if match else [])
-        if produced != logged:
-            raise fail(f"chance steps differ: log {logged}, replay {produced}")
-        produced.clear()
-        logged.clear()
+class _Run:
+    """A replay in progress: the match and deal being replayed."""
 
-    for lineno, ev in lines:
-        where[0] = lineno
+    def __init__(self, path: Path, table: Table, head: dict[str, Any], listener: Listener | None) -> None:
+        self.path = path
+        self.table = table
+        self.head = head
+        self.listener = listener
+        self.seeding = head.get("seeding")  # None in logs made before it was recorded
+        self.plan = head.get("plan") or {}
+        self.summary = ReplaySummary()
+        self.match: Match | None = None
+        self.state: DealState | None = None
+        self.logged: list[dict[str, Any]] = []  # chance steps read since the last check
+        self.produced: list[dict[str, Any]] = []  # chance steps the replay made since then
+        self.lineno = 1
+        self.cut_at = 0
+        self.deal_moves = 0
+
+    def fail(self, msg: str) -> ReplayMismatch:
+        return ReplayMismatch(f"{self.path}:{self.lineno}: {msg}")
+
+    def check_chance(self, at_end: bool = False) -> None:
+        self.produced.extend(self.match.take_events() if self.match else [])
+        if at_end and self.logged[: len(self.produced)] == self.produced:
+            return  # the log stops after the chance steps of a deal it does not start
+        if self.produced != self.logged:
+            raise self.fail(f"chance steps differ: log {self.logged}, replay {self.produced}")
+        self.produced.clear()
+        self.logged.clear()
+
+    def step(self, ev: dict[str, Any]) -> None:
+        table, summary, listener = self.table, self.summary, self.listener
         kind = ev["event"]
         if kind == "match_start":
-            check_chance()
-            match = table.new_match(ev.get("seed"))
+            self.check_chance()
+            if self.match is not None and not self.match.over and self.plan.get("deals") is None:
+                raise self.fail("a match starts before the previous one ended")
+            seed = ev.get("seed")
+            number = ev.get("match", summary.matches + 1)
+            if self.seeding == "simulate" and isinstance(number, int):
+                from cardcore.simulate import match_seed
+
+                if seed != match_seed(self.head.get("seed"), number - 1):  # type: ignore[arg-type]
+                    raise self.fail(f"match {number}'s seed is not the one the header's seed gives")
+            elif self.seeding == "play" and summary.matches == 0 and seed != self.head.get("seed"):
+                raise self.fail("the match's seed is not the header's")
+            self.match = table.new_match(seed)
             summary.matches += 1
             if listener:
-                listener.match_start(match, ev.get("match", summary.matches))
+                listener.match_start(self.match, number)
         elif kind == "chance":
-            if match is None:
-                raise fail("chance step before any match")
-            logged.append(ev)
+            if self.match is None:
+                raise self.fail("chance step before any match")
+            self.logged.append(ev)
         elif kind == "deal_start":
+            match = self.match
             if match is None:
-                raise fail("deal before any match")
-            state = match.start_deal()
-            check_chance()
+                raise self.fail("deal before any match")
+            dealt = match.start_deal()
+            self.state = dealt
+            self.deal_moves = 0
+            self.check_chance()
             if ev.get("dealer") != match.dealer:
-                raise fail(f"dealer differs: log {ev.get('dealer')}, replay {match.dealer}")
-            dumped = table.dump_state(state)
-            if ev.get("state") != dumped:
-                raise fail("the dealt cards differ from the log")
+                raise self.fail(f"dealer differs: log {ev.get('dealer')}, replay {match.dealer}")
+            if ev.get("state") != table.dump_state(dealt):
+                raise self.fail("the dealt cards differ from the log")
             if listener:
-                listener.deal_start(match, state)
+                listener.deal_start(match, dealt)
         elif kind == "move":
+            match, state = self.match, self.state
             if match is None or state is None:
-                raise fail("move outside a deal")
+                raise self.fail("move outside a deal")
             if ev.get("seat") != state.to_act:
-                raise fail(f"seat {ev.get('seat')} moves; the replay has seat {state.to_act} to act")
-            moves = table.legal_moves(state)
-            move = find_move(moves, ev.get("move") or {})
+                raise self.fail(f"seat {ev.get('seat')} moves; the replay has seat {state.to_act} to act")
+            move = find_move(table.legal_moves(state), ev.get("move") or {})
             if move is None:
                 text = (ev.get("move") or {}).get("text", ev.get("move"))
-                raise fail(f"logged move {text!r} is not legal in the replay")
+                raise self.fail(f"logged move {str(text)[:80]!r} is not legal in the replay")
             table.fast_apply_move(state, move)
             summary.moves += 1
+            self.deal_moves += 1
             if listener:
                 listener.move(match, state, ev["seat"], move)
         elif kind == "deal_end":
+            match, state = self.match, self.state
             if match is None or state is None:
-                raise fail("deal end outside a deal")
+                raise self.fail("deal end outside a deal")
             if not table.is_deal_over(state):
-                raise fail("the log ends the deal; in the replay it goes on")
-            last_result = match.end_deal(state)
+                raise self.fail("the log ends the deal; in the replay it goes on")
+            result = match.end_deal(state)
             summary.deals += 1
-            got = {**last_result.to_json(), "scores": list(match.scores)}
+            got = {**result.to_json(), "scores": list(match.scores)}
             want = {k: v for k, v in ev.items() if k != "event"}
             if got != want:
-                raise fail(f"deal result differs: log {want['points']}, replay {got['points']}")
+                raise self.fail(f"deal result differs: log {want.get('points')}, replay {got['points']}")
             if listener:
-                listener.deal_end(match, state, last_result)
-            state = None
+                listener.deal_end(match, state, result)
+            self.state = None
         elif kind == "match_end":
-            if match is None or not match.over:
-                raise fail("the log ends the match; in the replay it goes on")
+            match = self.match
+            if match is None or not match.over or self.state is not None:
+                raise self.fail("the log ends the match; in the replay it goes on")
             if ev.get("winners") != match.winners() or ev.get("scores") != match.scores:
-                raise fail("match result differs from the log")
-            summary.complete = True
+                raise self.fail("match result differs from the log")
+            summary.matches_ended += 1
             if listener:
                 listener.match_end(match)
         else:
-            raise fail(f"unknown event {kind!r}")
-    check_chance()
-    return summary
+            raise self.fail(f"unknown event {str(kind)[:40]!r}")
+
+    def conclude(self) -> ReplaySummary:
+        """Whether the run is complete, and where and how the log stops."""
+        summary, match = self.summary, self.match
+        in_deal = self.state is not None
+        finished = match is None or (match.over and summary.matches_ended == summary.matches)
+        if "deals" in self.plan:
+            summary.complete = summary.deals == self.plan["deals"] and not in_deal
+        elif "matches" in self.plan:
+            summary.complete = summary.matches_ended == self.plan["matches"] and not in_deal
+        else:
+            summary.complete = summary.matches > 0 and finished and not in_deal
+        where = f"match {summary.matches}" if match is not None else "before any match"
+        if self.cut_at:
+            how = f"stops in the middle of line {self.cut_at} (cut while written), in {where}"
+        elif summary.complete:
+            how = "complete"
+        elif in_deal and match is not None:
+            how = f"stops in deal {len(match.deals) + 1} of {where}, after {self.deal_moves} moves"
+        elif match is not None and not match.over:
+            how = f"stops after deal {len(match.deals)} of {where}, which was not finished"
+        else:
+            how = f"stops after {where} ({summary.matches_ended} finished)"
+        summary.stop = how if summary.complete else f"incomplete: {how} (line {self.lineno})"
+        return summary

@@ -18,6 +18,7 @@ deals, moves and log lines are exactly the serial run's.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
@@ -347,8 +348,9 @@ def simulate(
         log is not None,
         check,
     )
-    if log is not None:
-        GameLog(log, table, kinds, seed)  # the header line
+    if log is not None:  # the header line
+        plan = {"deals": deals} if deals is not None else {"matches": matches or 0}
+        GameLog(log, table, kinds, seed, seeding="simulate", plan=plan)
     merger = Merger(len(table.sides), deals, matches)
     bar_cm: Any = None
     bar: Any = None
@@ -359,8 +361,18 @@ def simulate(
 
     def on_record(record: MatchRecord) -> None:
         if log is not None:
-            log.writelines(record.log)
-            log.flush()
+            try:
+                log.writelines(record.log)
+                log.flush()
+                with contextlib.suppress(OSError, AttributeError, ValueError, io.UnsupportedOperation):
+                    os.fsync(log.fileno())
+            except OSError as err:
+                from cardcore.errors import CardcoreError
+
+                raise CardcoreError(
+                    f"{getattr(log, 'name', 'the log')}: cannot write the log ({err.strerror or err}); "
+                    "every complete line before is kept"
+                ) from None
         if bar is not None:
             bar.update(len(record.deals) if deals is not None else int(record.over))
 
