@@ -375,6 +375,12 @@ def _default_bot(table: Table) -> str:
 )
 @click.option("--table", "table_name", metavar="NAME", help="Play a table of the config file.")
 @click.option(
+    "--trace-reveals-hands",
+    "trace_reveals",
+    is_flag=True,
+    help="Let CARDCORE_TRACE_HOOKS=1 print hook calls, which show every hand, to a person playing.",
+)
+@click.option(
     "--config",
     "config_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -393,6 +399,7 @@ def play(
     log_path: Path | None,
     table_name: str | None,
     config_path: Path,
+    trace_reveals: bool,
 ) -> None:
     """Play GAME at the terminal: you at seat 0, bots at the other seats.
 
@@ -403,6 +410,7 @@ def play(
     from cardcore.errors import CardcoreError
     from cardcore.log import GameLog
     from cardcore.players import QuitGame
+    from cardcore.plugins import ENV_TRACE
     from cardcore.printer import Printer
     from cardcore.runner import Listener, make_players, play_match
 
@@ -425,6 +433,14 @@ def play(
         kinds[seat] = kind
     if not table_name:
         table.names = seat_names(table, kinds)
+    if os.environ.get(ENV_TRACE) and "human" in kinds and not trace_reveals:
+        # tracing prints every hook call, every hand in it: not to a person at the table
+        table.pm.trace.root.setwriter(None)
+        click.echo(
+            f"warning: {ENV_TRACE} is ignored: tracing shows every hand; "
+            "add --trace-reveals-hands to trace anyway",
+            err=True,
+        )
     if seed is None:
         seed = fresh_seed()
     player_objs = make_players(table, kinds, seed)

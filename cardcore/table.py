@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -68,7 +69,7 @@ class Table:
                 raise TableError(f"house rule {hr.name!r} is named twice (the table has it already)")
             seen.add(hr.name)
         self.house_rules = tuple(house_rules)
-        self.names = list(names) if names else [f"Player {i}" for i in range(self.players)]
+        self.names = [safe_name(n) for n in names] if names else [f"Player {i}" for i in range(self.players)]
         self.sides = game.sides(self.players, self.options)
         self.side_of = side_of_seats(self.sides)
 
@@ -211,6 +212,14 @@ class Table:
         from cardcore.match import Match
 
         return Match(self, seed)
+
+
+def safe_name(name: object, limit: int = 40) -> str:
+    """A player's name as the terminal may show it: no control characters (an
+    escape sequence in a tables file cannot drive the terminal), at most
+    ``limit`` characters."""
+    text = "".join(ch for ch in str(name) if unicodedata.category(ch)[0] != "C").strip()
+    return text[:limit] or "?"
 
 
 def _check_required(pm: pluggy.PluginManager, game: GameSpec) -> None:
