@@ -71,7 +71,7 @@ class CardcoreGroup(click.Group):
             hint = ""
             if isinstance(err, click.UsageError) and err.ctx is not None:
                 hint = f" (see `{err.ctx.command_path} --help`)"
-            click.echo(f"error: {err.format_message()}{hint}", err=True)
+            click.echo(f"error: {one_line(err.format_message())}{hint}", err=True)
             sys.exit(err.exit_code)
         except click.exceptions.Abort:
             click.echo("\nAborted.", err=True)
@@ -124,10 +124,16 @@ def culprit(err: BaseException) -> str:
 
 def describe(err: BaseException, limit: int = 160) -> str:
     """An exception in one line of at most ``limit`` characters."""
-    text = " ".join(str(err).split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
+    text = one_line(str(err), limit)
     return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` as one line a terminal shows safely: no control characters
+    (an escape sequence typed as an argument cannot drive the terminal), at
+    most ``limit`` characters (a value of megabytes is quoted in part)."""
+    text = " ".join("".join(ch if ch.isprintable() or ch == " " else "?" for ch in text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def fail(message: str) -> None:
@@ -144,7 +150,7 @@ def friendly(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except CardcoreError as err:
-            raise UserError(str(err)) from None
+            raise UserError(one_line(str(err), 600)) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -202,6 +208,16 @@ class SeatParam(click.ParamType):  # type: ignore[type-arg]
         if not sep or not kind.strip() or not (seat.isascii() and seat.isdigit()) or len(seat) > 3:
             self.fail(f"{value!r}: expected SEAT=KIND, e.g. --seat 1=greedy", param, ctx)
         return int(seat), kind.strip()
+
+
+class FilePath(click.Path):
+    """click's path, refusing a name the system cannot use (a NUL byte) in one line."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except (ValueError, OSError) as err:
+            self.fail(f"{one_line(str(value), 80)!r} is not a usable file name ({err})", param, ctx)
 
 
 def parse_options(pairs: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
@@ -370,7 +386,7 @@ def _default_bot(table: Table) -> str:
 @click.option(
     "--log",
     "log_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath(dir_okay=False, path_type=Path),
     help="Write the game as JSON lines to FILE.",
 )
 @click.option("--table", "table_name", metavar="NAME", help="Play a table of the config file.")
@@ -383,7 +399,7 @@ def _default_bot(table: Table) -> str:
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath(dir_okay=False, path_type=Path),
     default=DEFAULT_CONFIG,
     show_default=True,
     help="The tables file.",
@@ -502,7 +518,7 @@ def _open_log(path: Path | None) -> IO[str] | None:
 @click.option(
     "--log",
     "log_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath(dir_okay=False, path_type=Path),
     help="Write every game as JSON lines to FILE.",
 )
 @click.option(
@@ -608,7 +624,7 @@ def simulate(
 
 
 @main.command()
-@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("scenario", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @friendly
 def moves(scenario: Path, as_json: bool) -> None:
@@ -638,7 +654,7 @@ def moves(scenario: Path, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("scenario", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @friendly
 def score(scenario: Path, as_json: bool) -> None:
@@ -657,7 +673,7 @@ def score(scenario: Path, as_json: bool) -> None:
 
 
 @main.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--check", is_flag=True, help="Only check; print a one-line summary.")
 @friendly
 def replay_cmd(file: Path, check: bool) -> None:
@@ -674,7 +690,7 @@ def replay_cmd(file: Path, check: bool) -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_CONFIG)
+@click.argument("file", type=FilePath(dir_okay=False, path_type=Path), default=DEFAULT_CONFIG)
 @friendly
 def validate(file: Path) -> None:
     """Check a tables file (games.yaml): every problem, with table and field."""
