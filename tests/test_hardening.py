@@ -114,3 +114,15 @@ def test_typed_superscript_at_the_prompt_does_not_end_the_game():
 def test_positions_still_read(registry):
     code, _ = run_cli("moves", str(Path(POSITIONS) / "carrousel" / "c6_groups.yaml"))
     assert code == 0
+
+
+def test_a_tables_file_with_a_name_twice(tmp_path):
+    path = tmp_path / "games.yaml"
+    path.write_text("tables:\n  evening: {game: carrousel}\n  evening: {game: canasta}\n")
+    code, out = run_cli("validate", str(path))
+    assert code == 2 and "key 'evening' given twice" in out
+
+
+def test_names_cannot_drive_the_terminal(registry):
+    t = Table.from_names(registry, "carrousel", 2, names=["\x1b[31mRed\x1b[0m", "x" * 100])
+    assert t.names == ["[31mRed[0m", "x" * 40]
