@@ -25,10 +25,10 @@ def capture_sets(values: Sequence[int], v: int) -> list[int]:
     groups each adding up to ``v`` (C6), fewest items first.
 
     Whether a set splits depends only on how many items of each value it holds,
-    so the search runs on *value counts*: the shapes of one group (how many items
-    of each value add up to v), then every sum of shapes that fits the table.
-    Each such count vector is then expanded into the concrete sets of items.
-    The work is about the number of distinct sets, never the number of ways to
+    so the search runs on *value counts* (``count_vectors``, kept for each
+    multiset of values: the same multisets come back deal after deal), and
+    each count vector is then expanded into the concrete sets of items. The
+    work is about the number of distinct sets, never the number of ways to
     split them into groups.
     """
     by_value: dict[int, list[int]] = {}
@@ -37,8 +37,43 @@ def capture_sets(values: Sequence[int], v: int) -> list[int]:
             by_value.setdefault(x, []).append(i)
     if not by_value:
         return []
-    vals = sorted(by_value)
+    vals = tuple(sorted(by_value))
     caps = tuple(len(by_value[x]) for x in vals)
+    key = (vals, caps, v)
+    vectors = REACHED.get(key)
+    if vectors is None:
+        if len(REACHED) > MEMO_SIZE:
+            REACHED.clear()
+        vectors = REACHED[key] = count_vectors(vals, caps, v)
+    if not vectors:
+        return []
+    # the concrete item sets of each count vector
+    choose: dict[tuple[int, int], list[int]] = {}
+    out: list[int] = []
+    for vector in vectors:
+        masks = [0]
+        for j, k in vector:
+            picks = choose.get((j, k))
+            if picks is None:
+                idx = by_value[vals[j]]
+                picks = choose[j, k] = [sum(1 << i for i in c) for c in combinations(idx, k)]
+            masks = [a | b for a in masks for b in picks]
+        out.extend(masks)
+    out.sort(key=lambda mask: (mask.bit_count(), mask))
+    return out
+
+
+MEMO_SIZE = 100_000
+REACHED: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[tuple[int, int], ...]]] = {}
+
+
+def count_vectors(
+    vals: tuple[int, ...], caps: tuple[int, ...], v: int
+) -> list[tuple[tuple[int, int], ...]]:
+    """Every non-zero count vector (``(value index, count)`` pairs) of a table
+    holding ``caps[j]`` items of value ``vals[j]`` that splits into groups each
+    adding up to ``v``: the shapes of one group, then every sum of shapes that
+    fits the table."""
     m = len(vals)
     shapes: list[tuple[int, ...]] = []
     vec = [0] * m
@@ -83,24 +118,17 @@ def capture_sets(values: Sequence[int], v: int) -> list[int]:
                     reached.add(t)
                     grown.append((t, sh_low))
         frontier = grown
-    # the concrete item sets of each count vector
-    choose: dict[tuple[int, int], list[int]] = {}
-    out: list[int] = []
+    out = []
     for t in reached:
-        masks = [0]
+        vector = []
         j = 0
         while t:
             k = t & 31
             if k:
-                picks = choose.get((j, k))
-                if picks is None:
-                    idx = by_value[vals[j]]
-                    picks = choose[j, k] = [sum(1 << i for i in c) for c in combinations(idx, k)]
-                masks = [a | b for a in masks for b in picks]
+                vector.append((j, k))
             t >>= 6
             j += 1
-        out.extend(masks)
-    out.sort(key=lambda mask: (mask.bit_count(), mask))
+        out.append(tuple(vector))
     return out
 
 
