@@ -90,7 +90,7 @@ class Table:
         self.hook = pm.hook
         # The engine's inner loop: direct calls when one plain implementation
         # answers a hook (no wrapper, no tracing), else the hook itself.
-        traced = bool(os.environ.get(ENV_TRACE))
+        traced = self.traced = bool(os.environ.get(ENV_TRACE))
         self.fast_legal_moves: Callable[[DealState], list[Move]] = _direct(
             pm.hook.cardcore_legal_moves, ("state",), traced
         )
@@ -136,6 +136,13 @@ class Table:
             "options": self.options.model_dump(mode="json"),
             "house_rules": [h.name for h in self.house_rules],
         }
+
+    def direct(self, hook: str, *argnames: str) -> Callable[..., Any]:
+        """A positional callable for ``hook`` (a game's own hook called once per
+        decision): its implementation's function when exactly one plain
+        implementation answers it, else a call through pluggy. Get it once per
+        table (after the house rules are registered), not per call."""
+        return _direct(getattr(self.pm.hook, hook), argnames, self.traced)  # type: ignore[no-any-return]
 
     # ---- the facade: one method per hook --------------------------------
     def first_dealer(self, rng: random.Random, record: Callable[..., None]) -> int:

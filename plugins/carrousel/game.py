@@ -69,6 +69,12 @@ class Carrousel(GamePlugin[Options]):
 
     bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
 
+    def _may_trail(self, state: CarrouselState, forced: bool) -> bool:
+        """``carrousel_may_trail``, called directly when one plain implementation
+        answers it (found on the first call: the house rules are registered then)."""
+        self._may_trail = self.table.direct("carrousel_may_trail", "state", "forced")  # type: ignore[method-assign]
+        return bool(self._may_trail(state, forced))
+
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:
         return deck_spec(self.options.deck, self.options.without).build()  # C2
@@ -92,7 +98,7 @@ class Carrousel(GamePlugin[Options]):
         moves, forced, bound = generate(state)
         if bound:
             return moves  # C8: the owner of a build captures it; he cannot trail
-        if not forced or not moves or self.table.hook.carrousel_may_trail(state=state, forced=True):
+        if not forced or not moves or self._may_trail(state, True):
             # C10 (and C9: the broom is never trailed)
             moves = moves + [Move("trail", c) for c in state.hands[state.to_act] if c is not BROOM_CARD]
         return moves
