@@ -50,6 +50,10 @@ class Canasta(GamePlugin[Options]):
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.target = self.options.target or (7500 if table.players == 3 else 5000)
+        # the game's own hooks asked at every decision, called directly when one
+        # plain implementation answers them (``Table.direct``; set on first use)
+        self._may_go_out: Callable[..., Any] | None = None
+        self._minimum: Callable[..., Any] = lambda state, seat, score: 0
 
     # ---- setup -------------------------------------------------------------
     @hookimpl
@@ -106,16 +110,16 @@ class Canasta(GamePlugin[Options]):
     # ---- one deal -------------------------------------------------------------
     @hookimpl
     def cardcore_legal_moves(self, state: CanastaState) -> list[Move]:
-        hook = self.table.hook
         seat = state.to_act
         if state.phase == "answer":
             return rules.legal_moves(state, True, 0)
-        may_out = hook.canasta_may_go_out(state=state, seat=seat)
+        if self._may_go_out is None:  # the house rules are registered by now
+            self._may_go_out = self.table.direct("canasta_may_go_out", "state", "seat")
+            self._minimum = self.table.direct("canasta_initial_minimum", "state", "seat", "score")
+        may_out = self._may_go_out(state, seat)
         minimum = 0
         if not state.melds[state.team_of(seat)]:
-            minimum = hook.canasta_initial_minimum(
-                state=state, seat=seat, score=self._score_for_minimum(state, seat)
-            )
+            minimum = self._minimum(state, seat, self._score_for_minimum(state, seat))
         return rules.legal_moves(state, may_out, minimum)
 
     @hookimpl

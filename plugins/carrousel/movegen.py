@@ -165,10 +165,6 @@ def _cards_of(mask: int, items: Sequence[Item]) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def _mask_of(build: Build, items: Sequence[Item]) -> int:
-    return 1 << next(i for i, it in enumerate(items) if it is build)
-
-
 def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
     """Captures, builds and sweeps of ``state.to_act``; whether he is forced
     (C10: some capture or build is possible, or he owns a build); and whether
@@ -188,10 +184,15 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
     values: list[int] = []
     loose_values: list[int] = []
     build_bits: dict[int, list[int]] = {}
+    loose_faces: dict[int, list[Card]] = {}  # C7: face cards, by rank
+    own_bit = 0
     for it in board:
         if type(it) is Build:
             v = it.value
-            build_bits.setdefault(v, []).append(1 << len(items))
+            bit = 1 << len(items)
+            build_bits.setdefault(v, []).append(bit)
+            if it.owner == seat:
+                own_bit = bit
             items.append(it)
             values.append(v)
             loose_values.append(NOT_LOOSE)
@@ -201,16 +202,13 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
                 items.append(it)
                 values.append(v)
                 loose_values.append(v)
-    own = state.build_of(seat)
-    own_bit = _mask_of(own, items) if own is not None else 0
+            elif it.rank > 10:  # type: ignore[union-attr]
+                loose_faces.setdefault(it.rank, []).append(it)  # type: ignore[union-attr,arg-type]
 
     captures: list[Move] = []
     builds: list[Move] = []
     by_value: dict[int, list[int]] = {}
-    loose_faces: dict[int, list[Card]] = {}
-    for it in board:
-        if type(it) is not Build and it.rank > 10:  # type: ignore[union-attr]
-            loose_faces.setdefault(it.rank, []).append(it)  # type: ignore[union-attr,arg-type]
+    cards_of: dict[int, tuple[Card, ...]] = {}
     has_broom = False
     for c in hand:
         v = values_of[c]
@@ -221,7 +219,10 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
             for m in masks:
                 if own_bit and not m & own_bit:
                     continue  # C8: the owner must capture his build
-                captures.append(Move("capture", c, _cards_of(m, items)))
+                taken = cards_of.get(m)
+                if taken is None:
+                    taken = cards_of[m] = _cards_of(m, items)
+                captures.append(Move("capture", c, taken))
         elif c.rank > 10:  # C7: face cards one for one, or all three
             same = loose_faces.get(c.rank, ())
             if own_bit:
