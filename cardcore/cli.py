@@ -391,6 +391,9 @@ def _default_bot(table: Table) -> str:
 )
 @click.option("--table", "table_name", metavar="NAME", help="Play a table of the config file.")
 @click.option(
+    "--confirm-forced", is_flag=True, help="Wait for a keystroke even when only one move is legal."
+)
+@click.option(
     "--trace-reveals-hands",
     "trace_reveals",
     is_flag=True,
@@ -415,6 +418,7 @@ def play(
     log_path: Path | None,
     table_name: str | None,
     config_path: Path,
+    confirm_forced: bool,
     trace_reveals: bool,
 ) -> None:
     """Play GAME at the terminal: you at seat 0, bots at the other seats.
@@ -460,7 +464,15 @@ def play(
     if seed is None:
         seed = fresh_seed()
     player_objs = make_players(table, kinds, seed)
+    for p in player_objs:
+        if hasattr(p, "confirm_forced"):
+            p.confirm_forced = confirm_forced
     click.echo(f"{table.game.title}, {table.players} players, seed {seed}")
+    chosen = table.options.model_dump(exclude_defaults=True)
+    if chosen:
+        click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
+    if table.house_rules:
+        click.echo("  house rules: " + ", ".join(h.name for h in table.house_rules))
     for i, side in enumerate(table.sides):
         click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
     listeners: list[Listener] = [Printer(table)]

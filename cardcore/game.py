@@ -72,6 +72,7 @@ class HouseRuleSpec:
     summary: str
     plugin: object
     ruling: str = ""
+    players: tuple[int, ...] = ()  # the player counts it is for (empty: any)
 
 
 class GamePlugin(Generic[OptionsT]):

@@ -88,8 +88,14 @@ class HumanPlayer:
             return f"{c.name} can be played {len(with_card)} ways: type the move's number"
         return f"no legal move plays {c.name} now: choose one of the numbered moves"
 
+    confirm_forced = False  # True: a single legal move waits for a keystroke too
+
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
         assert observation is not None
+        if len(moves) == 1 and not self.confirm_forced:
+            only = self.table.move_text(moves[0])
+            self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
+            return moves[0]
         self.echo("")
         for line in show_observation(observation, self.table.names):
             self.echo(line)

@@ -60,5 +60,5 @@ class Printer(Listener):
     def match_end(self, match: Match) -> None:
         winners = match.winners()
         names = " and ".join(self.side_name(w) for w in winners)
-        verb = "share the win" if len(winners) > 1 else "wins"
+        verb = "share the win" if len(winners) > 1 else "win" if names == "You" else "wins"
         click.echo(click.style(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))

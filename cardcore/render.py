@@ -19,8 +19,18 @@ from cardcore.game import Observation
 RED = {"D", "H"}
 
 
-def show_card(c: Card, color: bool = True) -> str:
+def use_color() -> bool:
+    """Colours only on a terminal, and never with ``NO_COLOR`` set (no-color.org)."""
+    import os
+    import sys
+
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def show_card(c: Card, color: bool | None = None) -> str:
     text = card_str(c, symbols=True)
+    if color is None:
+        color = use_color()
     if not color:
         return text
     if c.special:
@@ -28,7 +38,7 @@ def show_card(c: Card, color: bool = True) -> str:
     return click.style(text, fg="red" if c.suit in RED else None, bold=True)
 
 
-def show_value(value: Any, color: bool = True, names: Sequence[str] = ()) -> str:
+def show_value(value: Any, color: bool | None = None, names: Sequence[str] = ()) -> str:
     """Render observation data: cards, lists, builds, melds, piles, per-side items."""
 
     def name(seat: int) -> str:
@@ -75,7 +85,7 @@ def show_value(value: Any, color: bool = True, names: Sequence[str] = ()) -> str
     return str(value)
 
 
-def show_observation(obs: Observation, names: list[str], color: bool = True) -> list[str]:
+def show_observation(obs: Observation, names: list[str], color: bool | None = None) -> list[str]:
     """The lines a person at the terminal sees before choosing a move."""
     hands = ", ".join(f"{names[i]} {n}" for i, n in enumerate(obs.hand_sizes))
     lines = [f"  dealer: {names[obs.dealer]}   stock: {obs.stock}   cards in hands: {hands}"]

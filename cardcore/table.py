@@ -65,6 +65,9 @@ class Table:
         for hr in house_rules:
             if hr.game != game.name:
                 raise TableError(f"house rule {hr.name!r} is for {hr.game}, not for {game.name}")
+            if hr.players and self.players not in hr.players:
+                counts = " or ".join(map(str, hr.players))
+                raise TableError(f"house rule {hr.name!r} is for {counts} players, not {self.players}")
             if hr.name in seen:
                 raise TableError(f"house rule {hr.name!r} is named twice (the table has it already)")
             seen.add(hr.name)

@@ -174,8 +174,8 @@ def test_n9_frozen_for_a_side_that_has_not_melded(registry):
 
 def test_n9_add_top_to_own_meld(registry):
     t, s = load("n9_frozen.yaml", registry, discard=["7C", "8S", "KH"])
-    assert "take the pile (3 cards) onto your K meld" in texts(t, s)
-    play(t, s, "take the pile (3 cards) onto your K meld")
+    assert "take the pile (3 cards) onto the K meld" in texts(t, s)
+    play(t, s, "take the pile (3 cards) onto the K meld")
     assert len(s.melds[0][13]) == 4 and len(s.hands[0]) == 6
 
 
@@ -183,7 +183,7 @@ def test_n9_one_card_cannot_take_one_card_pile(registry):
     t, s = load("n13_exhausted.yaml", registry, stock=["9D", "9H"])
     assert texts(t, s) == ["draw"]
     t, s = load("n13_exhausted.yaml", registry, stock=["9D", "9H"], discard=["7C", "KD"])
-    assert "take the pile (2 cards) onto your K meld" in texts(t, s)
+    assert "take the pile (2 cards) onto the K meld" in texts(t, s)
 
 
 # ---- N10: the initial meld ------------------------------------------------------------
@@ -328,8 +328,8 @@ def test_n12_not_concealed_when_adding_to_partner_melds(registry):
 # ---- N13: the end of the stock --------------------------------------------------------------
 def test_n13_exhausted_stock_forced_take(registry):
     t, s = load("n13_exhausted.yaml", registry)
-    assert texts(t, s) == ["take the pile (1 cards) onto your K meld"]  # one card may take one
-    play(t, s, "take the pile (1 cards) onto your K meld")
+    assert texts(t, s) == ["take the pile (1 card) onto the K meld"]  # one card may take one
+    play(t, s, "take the pile (1 card) onto the K meld")
     assert texts(t, s) == ["discard 9S"]
     play(t, s, "discard 9S")
     assert s.went_out == 0
@@ -350,7 +350,7 @@ def test_n13b_forced_take_only_if_the_turn_can_end(registry):
 def test_n13b_forced_take_even_when_frozen(registry):
     # a wild card in the pile freezes it (N9a), but the forced take of N13 stands
     t, s = load("n13_exhausted.yaml", registry, discard=["JOKER", "KD"], hands={0: ["9S", "9D"]})
-    assert texts(t, s) == ["take the pile (2 cards) onto your K meld"]
+    assert texts(t, s) == ["take the pile (2 cards) onto the K meld"]
 
 
 def test_n13_last_stock_card_red_three(registry):
@@ -464,7 +464,7 @@ def test_g1_pile_take_that_strands_is_not_legal(registry):
         t.apply(s, Move("take_pile", None, tuple(s.discard), (("cards", (card("6C"), card("6S"))),)))
     # with a third card he keeps one to discard: the take is legal
     t, s = load("g1_pile_take_strands.yaml", registry, hands={0: ["6C", "6S", "5D", "9H"]})
-    assert "take the pile (1 cards) with 6C 6S" in texts(t, s)
+    assert "take the pile (1 card) with 6C 6S" in texts(t, s)
 
 
 def test_g1_initial_meld_that_strands_is_not_legal(registry):
@@ -476,8 +476,8 @@ def test_g1_initial_meld_that_strands_is_not_legal(registry):
 
 def test_n9_pair_takes_a_one_card_pile_to_go_out(registry):
     t, s = load("n9_pair_takes_to_go_out.yaml", registry)
-    assert texts(t, s) == ["draw", "take the pile (1 cards) with 5C 5H"]
-    play(t, s, "take the pile (1 cards) with 5C 5H")
+    assert texts(t, s) == ["draw", "take the pile (1 card) with 5C 5H"]
+    play(t, s, "take the pile (1 card) with 5C 5H")
     assert s.went_out == 0 and t.is_deal_over(s)
     assert t.score_deal(s)[0].breakdown["going_out"] == 100
     # without a canasta he could not go out: no take
@@ -612,7 +612,7 @@ def test_n12b_concealed_after_taking_the_pile(registry):
 def test_n9a_frozen_pile_never_onto_a_meld(registry):
     # the pile holds a wild card: the top KH cannot go onto the side's kings
     t, s = load("n9_frozen.yaml", registry, discard=["7C", "2S", "8S", "KH"])
-    assert not any("onto your K meld" in m for m in texts(t, s))
+    assert not any("onto the K meld" in m for m in texts(t, s))
     with pytest.raises(IllegalMoveError, match="N9"):
         t.apply(s, Move("take_pile", None, tuple(s.discard), (("cards", ()),)))
 

@@ -126,3 +126,30 @@ def test_a_tables_file_with_a_name_twice(tmp_path):
 def test_names_cannot_drive_the_terminal(registry):
     t = Table.from_names(registry, "carrousel", 2, names=["\x1b[31mRed\x1b[0m", "x" * 100])
     assert t.names == ["[31mRed[0m", "x" * 40]
+
+
+def test_house_rules_for_other_player_counts_and_options_that_do_not_apply():
+    def simulate(*args: str) -> tuple[int, str]:
+        return run_cli("simulate", *args, "--deals", "1")
+
+    code, out = simulate("canasta", "--players", "2", "--house-rule", "canasta.permission_required")
+    assert code == 2 and "is for 4 players, not 2" in out
+    code, out = simulate("canasta", "--players", "4", "--house-rule", "canasta.every_man_for_himself")
+    assert code == 2 and "is for 3 players, not 4" in out
+    code, out = simulate("carrousel", "--option", "deck=54", "--option", "without=broom")
+    assert code == 2 and "without= is for the 55-card deck" in out
+
+
+def test_a_single_legal_move_plays_itself_unless_asked():
+    _, out = run_cli("play", "paquet_voleur", "--seed", "3", "--players", "2", input="1\n" * 60)
+    assert "(the only legal move)" in out and "Traceback" not in out
+    _, out = run_cli(
+        "play", "paquet_voleur", "--seed", "3", "--players", "2", "--confirm-forced", input="1\n" * 60
+    )
+    assert "(the only legal move)" not in out
+
+
+def test_the_header_names_options_and_house_rules():
+    args = ("play", "carrousel", "--seed", "1", "--option", "deck=54", "--house-rule", "carrousel.free_trail")
+    _, out = run_cli(*args, input="q\n")
+    assert "options: deck=54" in out and "house rules: carrousel.free_trail" in out

@@ -243,8 +243,8 @@ class Canasta(GamePlugin[Options]):
             if not move.takes:
                 return "take the pile"
             if not cards:
-                return f"take the pile ({n} cards) onto your {move.takes[-1].name[:-1]} meld"
-            return f"take the pile ({n} cards) with " + " ".join(c.name for c in cards)
+                return f"take the pile ({cards_count(n)}) onto the {move.takes[-1].name[:-1]} meld"
+            return f"take the pile ({cards_count(n)}) with " + " ".join(c.name for c in cards)
         if k == "meld":
             return "meld " + " ".join(c.name for c in move.get("cards"))
         if k == "add":
@@ -283,6 +283,10 @@ class Canasta(GamePlugin[Options]):
         for r in state.red_threes:
             out += r
         return out
+
+
+def cards_count(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
 
 
 def _meld_view(rank: int, cards: list[Card]) -> dict[str, Any]:

@@ -59,6 +59,7 @@ HOUSE_RULES = [
         summary="With 4 players, ask your partner and hear yes before going out (N18).",
         plugin=PermissionRequired(),
         ruling="N18",
+        players=(4,),
     ),
     HouseRuleSpec(
         name="canasta.every_man_for_himself",
@@ -66,6 +67,7 @@ HOUSE_RULES = [
         summary="With 3 players, everyone plays alone for the whole deal (N17, N18).",
         plugin=EveryManForHimself(),
         ruling="N17",
+        players=(3,),
     ),
 ]
 

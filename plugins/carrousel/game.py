@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cardcore.cards import Card
 from cardcore.deck import deal_more, deal_rounds, shuffled
@@ -54,6 +54,12 @@ class Options(BaseModel):
     suit: Literal["clubs", "spades"] = Field(
         default="clubs", description="the suit of the 2 and of 'most' (C12a)"
     )
+
+    @model_validator(mode="after")
+    def _without_needs_55(self) -> Options:
+        if self.without != "joker20" and self.deck != 55:
+            raise ValueError(f"without= is for the 55-card deck, not for {self.deck} cards (C2)")
+        return self
 
     @property
     def target_points(self) -> int:

@@ -269,7 +269,8 @@ class PaquetVoleur(GamePlugin[Options]):
         if move.kind == "pair":
             return f"{c} pairs " + " ".join(t.name for t in move.takes)
         if move.kind == "steal":
-            return f"{c} steals side {move.get('from')}'s pile ({len(move.takes)} cards)"
+            n = len(move.takes)
+            return f"{c} steals side {move.get('from')}'s pile ({n} card{'' if n == 1 else 's'})"
         if move.kind == "trail":
             return f"{c} trails"
         return None
