@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import json
 import os
 import random
@@ -394,6 +395,18 @@ def _default_bot(table: Table) -> str:
     "--confirm-forced", is_flag=True, help="Wait for a keystroke even when only one move is legal."
 )
 @click.option(
+    "--resume",
+    "resume_path",
+    type=FilePath(dir_okay=False, exists=True, path_type=Path),
+    help="Go on with a saved or logged game (`s` at the prompt saves), in that file.",
+)
+@click.option(
+    "--from",
+    "from_path",
+    type=FilePath(dir_okay=False, path_type=Path),
+    help="Start from a position file (its deal first; you at seat 0 unless --seat says otherwise).",
+)
+@click.option(
     "--trace-reveals-hands",
     "trace_reveals",
     is_flag=True,
@@ -419,6 +432,8 @@ def play(
     table_name: str | None,
     config_path: Path,
     confirm_forced: bool,
+    resume_path: Path | None,
+    from_path: Path | None,
     trace_reveals: bool,
 ) -> None:
     """Play GAME at the terminal: you at seat 0, bots at the other seats.
@@ -432,10 +447,34 @@ def play(
     from cardcore.players import QuitGame
     from cardcore.plugins import ENV_TRACE
     from cardcore.printer import Printer
-    from cardcore.runner import Listener, make_players, play_match
+    from cardcore.runner import Listener, continue_match, make_players, play_match
 
     reg = registry()
-    if table_name:
+    first_deal = None
+    resume_match = resume_state = None
+    if resume_path is not None:
+        from cardcore.log import resume_point
+
+        if game or table_name or from_path or players is not None or options or house_rules or log_path:
+            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
+        table, head, resume_match, resume_state = resume_point(resume_path, reg)
+        if resume_match is not None and resume_match.over:
+            raise CardcoreError(f"{resume_path}: the match is over; nothing to resume")
+        kinds = [str(k) for k in head.get("seats") or []] or ["human"] + ["random"] * (table.players - 1)
+        seed = head.get("seed") if seed is None else seed
+        click.echo(f"Resuming {resume_path}.")
+    elif from_path is not None:
+        from cardcore.position import read_position
+
+        if table_name or players is not None or options or house_rules:
+            raise CardcoreError("--from: the position file states the game, players, options and house rules")
+        table, first_deal = read_position(from_path, reg)
+        if game and game != table.game.name:
+            raise CardcoreError(f"--from: {from_path} is a {table.game.name} position, not {game}")
+        if table.is_deal_over(first_deal):
+            raise CardcoreError(f"--from: the deal in {from_path} is over; nothing to play")
+        kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
+    elif table_name:
         if game:
             raise CardcoreError("give either GAME or --table, not both")
         if players is not None:
@@ -451,8 +490,10 @@ def play(
         raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
-    if not table_name:
+    if not table_name and resume_path is None:
         table.names = seat_names(table, kinds)
+    if first_deal is not None:
+        click.echo(f"From {from_path}: the position's deal first, then the match goes on.")
     if os.environ.get(ENV_TRACE) and "human" in kinds and not trace_reveals:
         # tracing prints every hook call, every hand in it: not to a person at the table
         table.pm.trace.root.setwriter(None)
@@ -475,27 +516,67 @@ def play(
         click.echo("  house rules: " + ", ".join(h.name for h in table.house_rules))
     for i, side in enumerate(table.sides):
         click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
-    listeners: list[Listener] = [Printer(table)]
+    printer = Printer(table)
+    listeners: list[Listener] = [printer]
     kept = f" The log so far is in {log_path}." if log_path else ""
-    log_file = _open_log(log_path)
-    log = None
+    if resume_path is not None:
+        log_file: IO[str] | None = resume_path.open("a", encoding="utf-8")  # goes on after its last line
+    else:
+        log_file = _open_log(log_path)
+    # with a person at the table the match's lines are written when it ends or
+    # stops (or at `s`): the file never shows the other hands while he plays.
+    # Without --log the game is kept in memory, for `s` to save it.
+    private = "human" in kinds
+    log = GameLog(
+        log_file or io.StringIO(), table, kinds, seed, header=resume_path is None, private=private
+    )
+    listeners.append(log)
+    saved = [log_path or resume_path]
+
+    def save() -> str:
+        if saved[0] is None:  # no log file yet: a new one, never an existing one
+            path = _free_name(Path(f"{table.game.name}-{seed}.jsonl"))
+            stream = path.open("x", encoding="utf-8")
+            stream.write(log.stream.getvalue())  # type: ignore[attr-defined]  # the header
+            log.stream = stream
+            saved[0] = path
+        log.save()
+        return f"saved to {saved[0]}; `cardcore play --resume {saved[0]}` goes on from here"
+
+    def forced(seat: int) -> None:
+        printer.forced_seat = seat
+
+    for p in player_objs:
+        if hasattr(p, "on_save"):
+            p.on_save = save
+            p.on_forced = forced  # type: ignore[attr-defined]
     try:
-        if log_file:
-            # with a person at the table the match's lines are written when it
-            # ends or stops: the file never shows the other hands while he plays
-            log = GameLog(log_file, table, kinds, seed, private="human" in kinds)
-            listeners.append(log)
-        play_match(table, player_objs, seed, listeners)
+        if resume_match is not None:
+            printer.match_start(resume_match, 1)
+            continue_match(table, resume_match, player_objs, listeners, going_on=resume_state)
+        else:
+            play_match(table, player_objs, seed, listeners, first_deal=first_deal)
     except QuitGame:
         click.echo("Game stopped." + kept)
     except (click.Abort, KeyboardInterrupt):
         click.echo("\nGame interrupted." + kept, err=True)
         sys.exit(130)
     finally:
-        if log is not None:
-            log.close()
+        log.close()
+        if log.stream is not log_file and saved[0] is not None:
+            _close_log(log.stream)
         if log_file:
             _close_log(log_file)
+
+
+def _free_name(path: Path) -> Path:
+    """``path``, or ``name-2.ext``, ``name-3.ext`` … the first that does not exist."""
+    k = 1
+    candidate = path
+    while candidate.exists():
+        k += 1
+        candidate = path.with_name(f"{path.stem}-{k}{path.suffix}")
+    return candidate
 
 
 def _close_log(f: IO[str]) -> None:
@@ -687,14 +768,21 @@ def score(scenario: Path, as_json: bool) -> None:
 @main.command("replay")
 @click.argument("file", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--check", is_flag=True, help="Only check; print a one-line summary.")
+@click.option("--step", is_flag=True, help="Show the game move by move: Enter for the next, q to stop.")
 @friendly
-def replay_cmd(file: Path, check: bool) -> None:
+def replay_cmd(file: Path, check: bool, step: bool) -> None:
     """Re-run a game log, checking every deal, move and score against it."""
     from cardcore.log import replay
-    from cardcore.printer import Printer
+    from cardcore.printer import Printer, StepPrinter, StopReplay
 
     reg = registry()
-    summary = replay(file, reg, None if check else Printer(None))
+    if check and step:
+        raise UserError("--check or --step, not both")
+    try:
+        summary = replay(file, reg, None if check else StepPrinter(None) if step else Printer(None))
+    except StopReplay:
+        click.echo("Replay stopped.")
+        return
     click.echo(
         f"{file}: OK — {summary.matches} match(es), {summary.deals} deal(s), "
         f"{summary.moves} moves replayed and identical; log {summary.stop}"

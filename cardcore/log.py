@@ -95,6 +95,18 @@ class GameLog(Listener):
             line, self.held = "".join(self.held), []
         self._put(line)
 
+    def checkpoint(self) -> Any:
+        return len(self.held) if self.private else None
+
+    def rewind(self, token: Any) -> None:
+        if token is not None:
+            del self.held[token:]  # undone moves never reach the file
+
+    def save(self) -> None:
+        """Write what a private log holds so far (``s`` at the prompt); it goes
+        on holding what comes next."""
+        self.close()
+
     def close(self) -> None:
         """Write what a private log holds (the game stopped): called on quit."""
         if self.held:
@@ -130,6 +142,7 @@ class GameLog(Listener):
                 "deal": len(match.deals) + 1,
                 "dealer": match.dealer,
                 "state": self.table.dump_state(state),
+                **({"given": True} if match.given else {}),
             }
         )
 
@@ -219,8 +232,31 @@ def _version_note(head: dict[str, Any]) -> str:
     return f" (the log was made with {', '.join(differ)})" if differ else ""
 
 
+def resume_point(
+    path: Path, registry: Registry
+) -> tuple[Table, dict[str, Any], Match | None, DealState | None]:
+    """Replay a log to its last line: its table and header, and the match and
+    deal in progress there (None when it stops between deals or before any
+    match), to go on playing (``cardcore play --resume``)."""
+    head: dict[str, Any] = {}
+    out: list[Any] = []
+    try:
+        summary = _replay(path, registry, None, [0], head, out)
+    except ReplayMismatch as err:
+        raise ReplayMismatch(f"{err}{_version_note(head)}") from None
+    if "middle of line" in summary.stop:
+        raise CardcoreError(f"{path}: {summary.stop}; remove the cut line to resume")
+    table, match, state = out
+    return table, head, match, state
+
+
 def _replay(
-    path: Path, registry: Registry, listener: Listener | None, where: list[int], header: dict[str, Any]
+    path: Path,
+    registry: Registry,
+    listener: Listener | None,
+    where: list[int],
+    header: dict[str, Any],
+    end: list[Any] | None = None,
 ) -> ReplaySummary:
     lines = read_log(path)
     try:
@@ -254,6 +290,8 @@ def _replay(
     except CutLine as cut:
         run.cut_at = cut.lineno
     run.check_chance(at_end=True)
+    if end is not None:
+        end.extend([table, run.match, run.state])
     return run.conclude()
 
 
@@ -316,6 +354,8 @@ class _Run:
             match = self.match
             if match is None:
                 raise self.fail("deal before any match")
+            if ev.get("given"):  # a position played from a file, not dealt from the seed
+                match.next_deal = table.load_state(ev.get("state") or {})
             dealt = match.start_deal()
             self.state = dealt
             self.deal_moves = 0

@@ -50,6 +50,10 @@ class Match:
     deals: list[DealResult] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    # a deal given rather than dealt (``play --from POSITION``): the next
+    # ``start_deal`` returns it, and ``given`` says so to the log
+    next_deal: DealState | None = None
+    given: bool = False
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -65,6 +69,11 @@ class Match:
         return events
 
     def start_deal(self) -> DealState:
+        state, self.next_deal = self.next_deal, None
+        self.given = state is not None
+        if state is not None:
+            self.dealer = state.dealer
+            return state
         return self.table.deal(self, self.rng, self.record)
 
     def end_deal(self, state: DealState) -> DealResult:

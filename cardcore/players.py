@@ -46,6 +46,10 @@ class QuitGame(Exception):
     """The human asked to stop."""
 
 
+class UndoRequest(Exception):
+    """The human asked to go back to his previous decision (against bots only)."""
+
+
 class HumanPlayer:
     """A person at the terminal: shows the seat's view and a numbered list of moves.
 
@@ -59,10 +63,23 @@ class HumanPlayer:
         self.table = table
         self.seat = seat
         self.specials = {c.name for c in table.deck if c.special}
+        self.adviser: Player | None = None
+        self.on_save: Callable[[], str] | None = None  # set by `cardcore play`
+        self.on_forced: Callable[[int], None] | None = None  # idem
         self.input: Callable[[str], str] = lambda prompt: click.prompt(
             prompt, prompt_suffix=" > ", default="", show_default=False
         )
         self.echo: Callable[[str], None] = click.echo
+
+    def hint(self, observation: Observation, moves: Sequence[Move]) -> str:
+        """What the strongest bot of the game would play here, seeing what he sees."""
+        kind = "greedy" if "greedy" in self.table.player_kinds else None
+        if kind is None:
+            return "this game has no bot to ask"
+        if self.adviser is None:
+            self.adviser = self.table.player_kinds[kind](self.table, self.seat, random.Random(0))
+        move = self.adviser.choose(observation, moves)
+        return f"{kind} would play {self.table.move_text(move)}"
 
     def parse(self, text: str, moves: Sequence[Move]) -> Move | str:
         """The move ``text`` names, or an error text."""
@@ -89,12 +106,17 @@ class HumanPlayer:
         return f"no legal move plays {c.name} now: choose one of the numbered moves"
 
     confirm_forced = False  # True: a single legal move waits for a keystroke too
+    undoable = True  # the engine keeps a way back to each of his decisions (``u``)
+    can_undo_now = False  # set by the engine before each decision
 
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
         assert observation is not None
         if len(moves) == 1 and not self.confirm_forced:
-            only = self.table.move_text(moves[0])
-            self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
+            if self.on_forced is not None:
+                self.on_forced(self.seat)  # the printer says it is forced
+            else:
+                only = self.table.move_text(moves[0])
+                self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
             return moves[0]
         self.echo("")
         for line in show_observation(observation, self.table.names):
@@ -102,9 +124,20 @@ class HumanPlayer:
         for line in numbered(self.table.move_text(m) for m in moves):
             self.echo(line)
         while True:
-            answer = self.input(f"{self.table.names[self.seat]}, your move (number, ? or q)")
+            answer = self.input(f"{self.table.names[self.seat]}, your move (number, ?, h, u, s or q)")
             if answer.strip().lower() in {"q", "quit", "exit"}:
                 raise QuitGame
+            if answer.strip().lower() in {"s", "save"}:
+                self.echo(f"  {self.on_save()}" if self.on_save else "  ! nothing to save to here")
+                continue
+            if answer.strip().lower() in {"h", "hint"}:
+                self.echo(f"  hint: {self.hint(observation, moves)}")
+                continue
+            if answer.strip().lower() in {"u", "undo"}:
+                if self.can_undo_now:
+                    raise UndoRequest
+                self.echo("  ! nothing to undo in this deal (undo plays against bots only)")
+                continue
             if answer.strip() in {"?", "help", ""}:
                 for line in numbered(self.table.move_text(m) for m in moves):
                     self.echo(line)

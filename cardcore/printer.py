@@ -47,8 +47,13 @@ class Printer(Listener):
             if key in obs.public:
                 click.echo(f"  table: {show_value(obs.public[key])}")
 
+    forced_seat: int | None = None  # a person's forced move, announced as such
+
     def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
-        click.echo(f"  {self.names[seat]}: {self.table.move_text(move)}")
+        note = ""
+        if seat == self.forced_seat:
+            note, self.forced_seat = " (the only legal move)", None
+        click.echo(f"  {self.names[seat]}: {self.table.move_text(move)}{note}")
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
@@ -57,8 +62,36 @@ class Printer(Listener):
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
             click.echo("  totals: " + ", ".join(totals))
 
+    def rewind(self, token: Any) -> None:
+        click.echo("  — undone: back to your previous decision —")
+
     def match_end(self, match: Match) -> None:
         winners = match.winners()
         names = " and ".join(self.side_name(w) for w in winners)
         verb = "share the win" if len(winners) > 1 else "win" if names == "You" else "wins"
         click.echo(click.style(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))
+
+
+class StopReplay(Exception):
+    """The reader stopped a step-by-step replay."""
+
+
+class StepPrinter(Printer):
+    """``replay --step``: the game as it was played, one move at a time, with
+    each deal's table and every hand as dealt (the game is over: nothing is
+    hidden any more)."""
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        super().deal_start(match, state)
+        for seat, hand in enumerate(state.hands):
+            click.echo(f"  hand of {self.names[seat]}: {show_value(list(hand))}")
+        self.pause()
+
+    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
+        super().move(match, state, seat, move)
+        self.pause()
+
+    def pause(self) -> None:
+        answer = click.prompt("  (Enter: next, q: stop)", default="", show_default=False, prompt_suffix=" ")
+        if answer.strip().lower() in {"q", "quit"}:
+            raise StopReplay

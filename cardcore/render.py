@@ -72,7 +72,8 @@ def show_value(value: Any, color: bool | None = None, names: Sequence[str] = ())
         if "top" in value and "size" in value:  # a pile, its top card face up
             if not value["size"]:
                 return prefix + "empty"
-            text = f"{show_value(value['top'], color)} on top, {value['size']} cards"
+            size = value["size"]
+            text = f"{show_value(value['top'], color)} on top, {size} card{'' if size == 1 else 's'}"
             return prefix + text + (", frozen" if value.get("frozen") else "")
         if prefix and list(value) == ["size"]:
             return f"{prefix}{value['size']}"

@@ -20,7 +20,7 @@ from cardcore.errors import PluginError, TableError
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move
-from cardcore.players import Player
+from cardcore.players import Player, UndoRequest
 from cardcore.table import Table
 
 MAX_MOVES = 50_000  # per deal: Canasta's longest deals are under a thousand
@@ -41,6 +41,13 @@ class Listener:
     def move(self, match: Match, state: DealState, seat: int, move: Move) -> None: ...
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None: ...
     def match_end(self, match: Match) -> None: ...
+
+    def checkpoint(self) -> Any:
+        """A token to come back to (undo); None: nothing to keep."""
+        return None
+
+    def rewind(self, token: Any) -> None:
+        """Forget what was said since ``checkpoint`` gave ``token`` (undo)."""
 
 
 class ConservationCheck(Listener):
@@ -88,17 +95,28 @@ def _flush_chance(match: Match, listeners: Sequence[Listener]) -> None:
 
 
 def play_deal(
-    table: Table, match: Match, players: Sequence[Player], listeners: Sequence[Listener] = ()
+    table: Table,
+    match: Match,
+    players: Sequence[Player],
+    listeners: Sequence[Listener] = (),
+    going_on: DealState | None = None,
 ) -> tuple[DealState, DealResult, int]:
-    """Deal, play and score one deal of ``match``; return the final state, result, move count."""
-    state = match.start_deal()
-    _flush_chance(match, listeners)
-    for lst in listeners:
-        lst.deal_start(match, state)
+    """Deal, play and score one deal of ``match``; return the final state, result,
+    move count. ``going_on``: a deal already under way (a resumed game)."""
+    if going_on is None:
+        state = match.start_deal()
+        _flush_chance(match, listeners)
+        for lst in listeners:
+            lst.deal_start(match, state)
+    else:
+        state = going_on
     n = 0
     legal_moves = table.fast_legal_moves
     apply_move = table.fast_apply_move
     is_over = table.fast_is_deal_over
+    # undo (a person against bots): a snapshot at each of his decisions this deal
+    undoable = sum(1 for p in players if getattr(p, "undoable", False)) == 1
+    snapshots: list[tuple[DealState, int, list[Any], list[Any]]] = []
     while not is_over(state):
         seat = state.to_act
         moves = legal_moves(state)
@@ -107,8 +125,23 @@ def play_deal(
             raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
         player = players[seat]
         obs = table.observe(state, seat) if player.needs_observation else None
-        # the player gets a copy: what it does to it cannot change the legal moves
-        move = player.choose(obs, tuple(moves))
+        if undoable and getattr(player, "undoable", False):
+            rngs = [p.rng.getstate() if hasattr(p, "rng") else None for p in players]
+            snapshots.append((state.clone(), n, rngs, [lst.checkpoint() for lst in listeners]))
+            player.can_undo_now = len(snapshots) > 1  # type: ignore[attr-defined]
+        try:
+            # the player gets a copy: what it does to it cannot change the legal moves
+            move = player.choose(obs, tuple(moves))
+        except UndoRequest:
+            snapshots.pop()  # this decision
+            state, n, rngs, tokens = snapshots.pop()  # back to his previous one
+            state = state.clone()
+            for p, rng in zip(players, rngs, strict=True):
+                if rng is not None:
+                    p.rng.setstate(rng)  # type: ignore[attr-defined]
+            for lst, token in zip(listeners, tokens, strict=True):
+                lst.rewind(token)
+            continue
         if move not in moves:
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
         apply_move(state, move)
@@ -130,17 +163,34 @@ def play_match(
     listeners: Sequence[Listener] = (),
     max_deals: int | None = None,
     number: int = 1,
+    first_deal: DealState | None = None,
 ) -> tuple[Match, int]:
-    """Play a match to its end (or ``max_deals`` deals); return it and its move count."""
+    """Play a match to its end (or ``max_deals`` deals); return it and its move
+    count. ``first_deal`` (a position) is played instead of the first deal."""
     match = table.new_match(seed)
+    match.next_deal = first_deal
     for lst in listeners:
         lst.match_start(match, number)
     _flush_chance(match, listeners)
+    return match, continue_match(table, match, players, listeners, max_deals=max_deals)
+
+
+def continue_match(
+    table: Table,
+    match: Match,
+    players: Sequence[Player],
+    listeners: Sequence[Listener] = (),
+    going_on: DealState | None = None,
+    max_deals: int | None = None,
+) -> int:
+    """Play ``match`` on to its end (a deal ``going_on`` first); return the moves."""
     moves = 0
+    if going_on is not None:
+        _, _, moves = play_deal(table, match, players, listeners, going_on)
     while not match.over and (max_deals is None or len(match.deals) < max_deals):
         _, _, n = play_deal(table, match, players, listeners)
         moves += n
     if match.over:
         for lst in listeners:
             lst.match_end(match)
-    return match, moves
+    return moves
