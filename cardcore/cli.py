@@ -550,6 +550,7 @@ def play(
         if hasattr(p, "on_save"):
             p.on_save = save
             p.on_forced = forced  # type: ignore[attr-defined]
+            p.status = printer.status  # type: ignore[attr-defined]
     try:
         if resume_match is not None:
             printer.match_start(resume_match, 1)

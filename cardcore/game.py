@@ -92,6 +92,14 @@ class GamePlugin(Generic[OptionsT]):
         self.table = table
         self.options = cast(OptionsT, table.options)
 
+    def goal(self) -> str:
+        """What wins the match, in words (``first to 120``), for the players' view."""
+        return ""
+
+    def hand_order(self, card: Card) -> Any:
+        """How a hand is shown to a person (a sort key): by suit, then rank."""
+        return card.sort_key
+
     @hookimpl
     def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
         for kind, where in self.bots.items():

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
-from cardcore.cards import CardError, parse_card
+from cardcore.cards import CardError, card_str, parse_card
 from cardcore.game import Observation
 from cardcore.moves import Move
 from cardcore.render import numbered, show_observation
@@ -66,10 +66,56 @@ class HumanPlayer:
         self.adviser: Player | None = None
         self.on_save: Callable[[], str] | None = None  # set by `cardcore play`
         self.on_forced: Callable[[int], None] | None = None  # idem
+        self.status: Callable[[], str] | None = None  # idem: the match at a glance
+        self.last_hand: list[str] = []
         self.input: Callable[[str], str] = lambda prompt: click.prompt(
             prompt, prompt_suffix=" > ", default="", show_default=False
         )
         self.echo: Callable[[str], None] = click.echo
+
+    MAX_ENTRIES = 25  # a menu longer than this is grouped
+
+    def menu(self, moves: Sequence[Move]) -> list[tuple[str, list[Move]]]:
+        """The entries to show: each move, or, when there are more than
+        ``MAX_ENTRIES``, groups of moves: by the card played, else by kind of
+        move and rank (suits apart), else by kind; a group is opened by its
+        number (``0`` goes back)."""
+        if len(moves) <= self.MAX_ENTRIES:
+            return [(self.table.move_text(m), [m]) for m in moves]
+
+        def by(key: Callable[[Move], Any], label: Callable[[Move], str]) -> list[tuple[str, list[Move]]]:
+            groups: dict[Any, tuple[str, list[Move]]] = {}
+            for m in moves:
+                groups.setdefault(key(m), (label(m), []))[1].append(m)
+            return [
+                (text if len(ms) > 1 else self.table.move_text(ms[0]), ms) for text, ms in groups.values()
+            ]
+
+        def card(m: Move) -> str:
+            return card_str(m.card, symbols=True) if m.card is not None else ""
+
+        for grouped in (
+            by(lambda m: (m.kind, m.card.name if m.card else None), lambda m: f"{m.kind} {card(m)} …"),
+            by(lambda m: (m.kind, m.card.rank if m.card else None), lambda m: f"{m.kind} a {_rank(m)} …"),
+            by(lambda m: m.kind, lambda m: f"{m.kind} …"),
+            # one card's many captures: the largest first
+            sorted(
+                by(lambda m: len(m.takes), lambda m: f"taking {len(m.takes)} cards …"),
+                key=lambda entry: -len(entry[1][0].takes),
+            ),
+        ):
+            if 1 < len(grouped) <= self.MAX_ENTRIES:
+                return [(f"{text} ({len(ms)} moves)" if len(ms) > 1 else text, ms) for text, ms in grouped]
+        # still too many alike: pages
+        pages = [list(moves[i : i + self.MAX_ENTRIES]) for i in range(0, len(moves), self.MAX_ENTRIES)]
+        first = [i * self.MAX_ENTRIES + 1 for i in range(len(pages))]
+        return [(f"moves {a}–{a + len(p) - 1} …", p) for a, p in zip(first, pages, strict=True)]
+
+    def show_menu(self, menu: list[tuple[str, list[Move]]], back: bool = False) -> None:
+        for line in numbered(text for text, _ in menu):
+            self.echo(line)
+        if back:
+            self.echo("    0. back to every move")
 
     def hint(self, observation: Observation, moves: Sequence[Move]) -> str:
         """What the strongest bot of the game would play here, seeing what he sees."""
@@ -119,10 +165,22 @@ class HumanPlayer:
                 self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
             return moves[0]
         self.echo("")
-        for line in show_observation(observation, self.table.names):
+        if self.status is not None and self.status():
+            self.echo(click.style(f"  {self.status()}", bold=True))
+        new = list(observation.hand)
+        for c in self.last_hand:
+            for i, card in enumerate(new):
+                if card.name == c:
+                    del new[i]
+                    break
+        if new and self.last_hand:
+            self.echo(f"  new in your hand: {' '.join(card_str(c, symbols=True) for c in new)}")
+        self.last_hand = [c.name for c in observation.hand]
+        order = getattr(self.table.plugin, "hand_order", None)
+        for line in show_observation(observation, self.table.names, hand_order=order):
             self.echo(line)
-        for line in numbered(self.table.move_text(m) for m in moves):
-            self.echo(line)
+        menu = self.menu(moves)
+        self.show_menu(menu)
         while True:
             answer = self.input(f"{self.table.names[self.seat]}, your move (number, ?, h, u, s or q)")
             if answer.strip().lower() in {"q", "quit", "exit"}:
@@ -138,12 +196,32 @@ class HumanPlayer:
                     raise UndoRequest
                 self.echo("  ! nothing to undo in this deal (undo plays against bots only)")
                 continue
-            if answer.strip() in {"?", "help", ""}:
-                for line in numbered(self.table.move_text(m) for m in moves):
-                    self.echo(line)
+            if answer.strip() in {"?", "help", "", "0", "b", "back"}:
+                if answer.strip() in {"0", "b", "back"}:
+                    menu = self.menu(moves)
+                self.show_menu(menu)
+                continue
+            text = answer.strip()
+            if text.isascii() and text.isdigit() and len(text) < 6:
+                n = int(text)
+                if not 1 <= n <= len(menu):
+                    self.echo(f"  ! there is no move {n}: choose 1 to {len(menu)}")
+                    continue
+                _, group = menu[n - 1]
+                if len(group) == 1:
+                    return group[0]
+                menu = self.menu(group)  # the moves of that card or kind
+                self.show_menu(menu, back=True)
                 continue
             got = self.parse(answer, moves)
             if isinstance(got, str):
                 self.echo(f"  ! {got}")
                 continue
             return got
+
+
+def _rank(m: Move) -> str:
+    c = m.card
+    if c is None:
+        return "card"
+    return c.name if c.special else c.name[:-1]

@@ -25,9 +25,12 @@ class Printer(Listener):
     table: Table
     names: list[str]
 
+    match: Match | None = None
+
     def match_start(self, match: Match, number: int) -> None:
         self.table = match.table
         self.names = match.table.names
+        self.match = match
         if number > 1:
             click.echo(click.style(f"\n=== Match {number} ===", bold=True))
 
@@ -42,10 +45,19 @@ class Printer(Listener):
         click.echo(
             click.style(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
         )
-        obs = self.table.observe(state, state.to_act)
+        obs = self.table.spectate(state)
         for key in ("table",):
             if key in obs.public:
                 click.echo(f"  table: {show_value(obs.public[key])}")
+
+    def status(self) -> str:
+        """The match at a glance: the deal, the score of each side, the goal."""
+        match = self.match
+        if match is None:
+            return ""
+        score = ", ".join(f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores))
+        goal = self.table.goal()
+        return f"deal {len(match.deals) + 1} · score {score}" + (f" · {goal}" if goal else "")
 
     forced_seat: int | None = None  # a person's forced move, announced as such
 
@@ -58,6 +70,10 @@ class Printer(Listener):
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
         click.echo(click.style(f"Deal {result.number}: " + ", ".join(parts), bold=True))
+        for i, s in enumerate(result.sides):
+            if s.breakdown:
+                detail = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s.breakdown.items())
+                click.echo(f"  {self.side_name(i)}: {detail}")
         if len(match.deals) > 1 or not match.over:
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
             click.echo("  totals: " + ", ".join(totals))

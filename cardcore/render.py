@@ -86,7 +86,9 @@ def show_value(value: Any, color: bool | None = None, names: Sequence[str] = ())
     return str(value)
 
 
-def show_observation(obs: Observation, names: list[str], color: bool | None = None) -> list[str]:
+def show_observation(
+    obs: Observation, names: list[str], color: bool | None = None, hand_order: Any = None
+) -> list[str]:
     """The lines a person at the terminal sees before choosing a move."""
     hands = ", ".join(f"{names[i]} {n}" for i, n in enumerate(obs.hand_sizes))
     lines = [f"  dealer: {names[obs.dealer]}   stock: {obs.stock}   cards in hands: {hands}"]
@@ -101,7 +103,8 @@ def show_observation(obs: Observation, names: list[str], color: bool | None = No
             continue
         lines.append(f"  {label}: {show_value(value, color, names)}")
     if obs.seat is not None:
-        lines.append(f"  your hand ({names[obs.seat]}): {show_value(list(obs.hand), color)}")
+        hand = sorted(obs.hand, key=hand_order) if hand_order is not None else list(obs.hand)
+        lines.append(f"  your hand ({names[obs.seat]}): {show_value(hand, color)}")
     return lines
 
 

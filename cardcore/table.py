@@ -81,7 +81,8 @@ class Table:
         for spec in game.hookspecs:
             pm.add_hookspecs(spec)
         pm.register(defaults, name="cardcore.defaults")
-        pm.register(game.plugin(self), name=game.name)
+        self.plugin = game.plugin(self)  # the game's answers to the hooks
+        pm.register(self.plugin, name=game.name)
         for hr in self.house_rules:
             pm.register(hr.plugin, name=hr.name)
         pm.check_pending()
@@ -129,6 +130,11 @@ class Table:
     @property
     def partnerships(self) -> bool:
         return any(len(s) > 1 for s in self.sides)
+
+    def goal(self) -> str:
+        """What wins a match of this table, in words (the game's ``goal()``)."""
+        goal = getattr(self.plugin, "goal", None)
+        return str(goal()) if callable(goal) else ""
 
     def describe(self) -> dict[str, Any]:
         """The table's config as JSON data (first line of a game log)."""

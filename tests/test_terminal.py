@@ -3,6 +3,8 @@ resume, a step-by-step replay, forced moves."""
 
 from __future__ import annotations
 
+import re
+
 from conftest import POSITIONS, run_cli
 
 
@@ -60,3 +62,32 @@ def test_replay_step_by_step(tmp_path):
     code, out = run_cli("replay", str(log), "--step", input="\n\n\nq\n")
     assert code == 0 and "hand of Player 0:" in out and "Replay stopped." in out
     assert out.count("(Enter: next, q: stop)") == 4
+
+
+def test_long_move_lists_are_grouped(tmp_path):
+    position = tmp_path / "many.yaml"
+    position.write_text(
+        "game: carrousel\nplayers: 2\ndealer: 1\nto_act: 0\n"
+        "hands: {0: [6S, 6H, 7D, KC], 1: [9C, 9D, 9H, 9S]}\n"
+        "table: [AC, AD, AH, AS, 2C, 2D, 2H, 3C, 3D, 4C, 5C]\n"
+    )
+    code, out = run_cli("play", "--from", str(position), "--seed", "1", input="1\n1\n1\nq\n")
+    assert code == 0, out
+    assert "capture 6♠ … (331 moves)" in out  # 962 moves, five entries
+    assert "taking 10 cards … (4 moves)" in out  # then the largest captures first
+    assert "You: 6S takes AC AD AH 2C 2D 2H 3C 3D 4C 5C" in out
+    numbers = [int(m.group(1)) for m in re.finditer(r"^\s+(\d+)\. ", out, re.MULTILINE)]
+    assert numbers and max(numbers) <= 25
+
+
+def test_status_line_and_the_deal_breakdown():
+    code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "4", input="1\n" * 200)
+    assert code == 0
+    assert "deal 1 · score You 0, Opponent 0 · first to 120 points (C3)" in out
+    assert "You: jokers" in out and "most cards" in out  # each deal's breakdown
+
+
+def test_canasta_hand_shown_by_rank():
+    _, out = run_cli("play", "canasta", "--seed", "5", input="1\nq\n")
+    line = next(line for line in out.splitlines() if "your hand (You)" in line)
+    assert line.endswith("4♣ 4♦ 4♥ 4♠ 5♥ 8♥ 9♥ J♣ Q♦ K♥ A♠ 2♣")

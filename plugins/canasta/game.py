@@ -55,6 +55,13 @@ class Canasta(GamePlugin[Options]):
         self._may_go_out: Callable[..., Any] | None = None
         self._minimum: Callable[..., Any] = lambda state, seat, score: 0
 
+    def goal(self) -> str:
+        return f"first to {self.target} points (N1)"
+
+    def hand_order(self, card: Card) -> Any:
+        """Suits do not matter (but for threes): a hand shown by rank, wild cards last."""
+        return (WILD[card], 14 if card.rank == 1 else card.rank, card.sort_key)
+
     # ---- setup -------------------------------------------------------------
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:

@@ -75,6 +75,9 @@ class Carrousel(GamePlugin[Options]):
 
     bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
 
+    def goal(self) -> str:
+        return f"first to {self.options.target_points} points (C3)"
+
     def _may_trail(self, state: CarrouselState, forced: bool) -> bool:
         """``carrousel_may_trail``, called directly when one plain implementation
         answers it (found on the first call: the house rules are registered then)."""

@@ -150,6 +150,10 @@ class PaquetVoleur(GamePlugin[Options]):
 
     bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
 
+    def goal(self) -> str:
+        deals = self.options.deals
+        return "most cards in the deal (P7)" if deals == 1 else f"most cards over {deals} deals (P8)"
+
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:
         return DeckSpec().build()  # P2: 52 cards
