@@ -15,7 +15,7 @@ import click
 from cardcore.cards import CardError, card_str, parse_card
 from cardcore.game import Observation
 from cardcore.moves import Move
-from cardcore.render import numbered, show_observation
+from cardcore.render import numbered, show_observation, use_color
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -68,12 +68,13 @@ class HumanPlayer:
         self.on_forced: Callable[[int], None] | None = None  # idem
         self.status: Callable[[], str] | None = None  # idem: the match at a glance
         self.last_hand: list[str] = []
+        self.hand_line = ""
         self.input: Callable[[str], str] = lambda prompt: click.prompt(
             prompt, prompt_suffix=" > ", default="", show_default=False
         )
         self.echo: Callable[[str], None] = click.echo
 
-    MAX_ENTRIES = 25  # a menu longer than this is grouped
+    MAX_ENTRIES = 12  # a menu longer than this is grouped (the view fits 80×24)
 
     def menu(self, moves: Sequence[Move]) -> list[tuple[str, list[Move]]]:
         """The entries to show: each move, or, when there are more than
@@ -112,10 +113,16 @@ class HumanPlayer:
         return [(f"moves {a}–{a + len(p) - 1} …", p) for a, p in zip(first, pages, strict=True)]
 
     def show_menu(self, menu: list[tuple[str, list[Move]]], back: bool = False) -> None:
+        """The entries, then the score and the hand: the last lines before the
+        prompt, so that they stay on an 80×24 screen however long the view."""
         for line in numbered(text for text, _ in menu):
             self.echo(line)
         if back:
             self.echo("    0. back to every move")
+        if self.status is not None and self.status():
+            line = f"  {self.status()}"
+            self.echo(click.style(line, bold=True) if use_color() else line)
+        self.echo(self.hand_line)
 
     def hint(self, observation: Observation, moves: Sequence[Move]) -> str:
         """What the strongest bot of the game would play here, seeing what he sees."""
@@ -165,8 +172,6 @@ class HumanPlayer:
                 self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
             return moves[0]
         self.echo("")
-        if self.status is not None and self.status():
-            self.echo(click.style(f"  {self.status()}", bold=True))
         new = list(observation.hand)
         for c in self.last_hand:
             for i, card in enumerate(new):
@@ -177,7 +182,9 @@ class HumanPlayer:
             self.echo(f"  new in your hand: {' '.join(card_str(c, symbols=True) for c in new)}")
         self.last_hand = [c.name for c in observation.hand]
         order = getattr(self.table.plugin, "hand_order", None)
-        for line in show_observation(observation, self.table.names, hand_order=order):
+        view = show_observation(observation, self.table.names, hand_order=order)
+        self.hand_line = view.pop()  # shown last, with the score: always on screen
+        for line in view:
             self.echo(line)
         menu = self.menu(moves)
         self.show_menu(menu)
