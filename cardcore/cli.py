@@ -394,6 +394,7 @@ def _default_bot(table: Table) -> str:
 @click.option(
     "--confirm-forced", is_flag=True, help="Wait for a keystroke even when only one move is legal."
 )
+@click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as 6S, not 6♠ (terminals without symbols).")
 @click.option(
     "--resume",
     "resume_path",
@@ -432,6 +433,7 @@ def play(
     table_name: str | None,
     config_path: Path,
     confirm_forced: bool,
+    ascii_cards: bool,
     resume_path: Path | None,
     from_path: Path | None,
     trace_reveals: bool,
@@ -442,6 +444,7 @@ def play(
     With no human seat the game plays itself to the end.
     """
     from cardcore import config as config_mod
+    from cardcore import render
     from cardcore.errors import CardcoreError
     from cardcore.log import GameLog
     from cardcore.players import QuitGame
@@ -449,6 +452,7 @@ def play(
     from cardcore.printer import Printer
     from cardcore.runner import Listener, continue_match, make_players, play_match
 
+    render.SYMBOLS[0] = not ascii_cards
     reg = registry()
     first_deal = None
     resume_match = resume_state = None

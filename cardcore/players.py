@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
-from cardcore.cards import CardError, card_str, parse_card
+from cardcore.cards import CardError, parse_card
 from cardcore.game import Observation
 from cardcore.moves import Move
-from cardcore.render import numbered, show_observation, use_color
+from cardcore.render import card_text, numbered, show_observation, show_text, use_color
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -82,18 +82,19 @@ class HumanPlayer:
         move and rank (suits apart), else by kind; a group is opened by its
         number (``0`` goes back)."""
         if len(moves) <= self.MAX_ENTRIES:
-            return [(self.table.move_text(m), [m]) for m in moves]
+            return [(show_text(self.table.move_text(m)), [m]) for m in moves]
 
         def by(key: Callable[[Move], Any], label: Callable[[Move], str]) -> list[tuple[str, list[Move]]]:
             groups: dict[Any, tuple[str, list[Move]]] = {}
             for m in moves:
                 groups.setdefault(key(m), (label(m), []))[1].append(m)
             return [
-                (text if len(ms) > 1 else self.table.move_text(ms[0]), ms) for text, ms in groups.values()
+                (text if len(ms) > 1 else show_text(self.table.move_text(ms[0])), ms)
+                for text, ms in groups.values()
             ]
 
         def card(m: Move) -> str:
-            return card_str(m.card, symbols=True) if m.card is not None else ""
+            return card_text(m.card) if m.card is not None else ""
 
         for grouped in (
             by(lambda m: (m.kind, m.card.name if m.card else None), lambda m: f"{m.kind} {card(m)} …"),
@@ -144,7 +145,7 @@ class HumanPlayer:
                 return moves[n - 1]
             return f"there is no move {n}: choose 1 to {len(moves)}"
         for m, t in zip(moves, texts, strict=True):
-            if t.lower() == text.lower():
+            if text.lower() in (t.lower(), show_text(t).lower()):
                 return m
         try:
             c = parse_card(text, self.specials)
@@ -179,7 +180,7 @@ class HumanPlayer:
                     del new[i]
                     break
         if new and self.last_hand:
-            self.echo(f"  new in your hand: {' '.join(card_str(c, symbols=True) for c in new)}")
+            self.echo(f"  new in your hand: {' '.join(card_text(c) for c in new)}")
         self.last_hand = [c.name for c in observation.hand]
         order = getattr(self.table.plugin, "hand_order", None)
         view = show_observation(observation, self.table.names, hand_order=order)

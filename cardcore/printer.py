@@ -9,7 +9,7 @@ import click
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move
-from cardcore.render import show_value
+from cardcore.render import show_text, show_value
 from cardcore.runner import Listener
 from cardcore.table import Table
 
@@ -65,7 +65,7 @@ class Printer(Listener):
         note = ""
         if seat == self.forced_seat:
             note, self.forced_seat = " (the only legal move)", None
-        click.echo(f"  {self.names[seat]}: {self.table.move_text(move)}{note}")
+        click.echo(f"  {self.names[seat]}: {show_text(self.table.move_text(move))}{note}")
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]

@@ -8,15 +8,30 @@ anything per side (``{"seats": [...], …}``), labelled with the players' names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import click
 
-from cardcore.cards import Card, card_str
+from cardcore.cards import SYMBOL_OF_SUIT, Card, card_str
 from cardcore.game import Observation
 
 RED = {"D", "H"}
+SYMBOLS = [True]  # suits as ♣ ♦ ♥ ♠; `cardcore play --ascii` sets False (C D H S)
+_CARD_IN_TEXT = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
+
+
+def card_text(c: Card) -> str:
+    """A card as the terminal shows it: with a suit symbol, or letters (--ascii)."""
+    return card_str(c, symbols=SYMBOLS[0])
+
+
+def show_text(text: str) -> str:
+    """A move's text with its cards in the terminal's notation (``6S`` → ``6♠``)."""
+    if not SYMBOLS[0]:
+        return text
+    return _CARD_IN_TEXT.sub(lambda m: m.group(1) + SYMBOL_OF_SUIT[m.group(2)], text)
 
 
 def use_color() -> bool:
@@ -28,7 +43,7 @@ def use_color() -> bool:
 
 
 def show_card(c: Card, color: bool | None = None) -> str:
-    text = card_str(c, symbols=True)
+    text = card_text(c)
     if color is None:
         color = use_color()
     if not color:

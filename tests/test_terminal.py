@@ -75,7 +75,7 @@ def test_long_move_lists_are_grouped(tmp_path):
     assert code == 0, out
     assert "capture 6♠ … (331 moves)" in out  # 962 moves, five entries
     assert "taking 10 cards … (4 moves)" in out  # then the largest captures first
-    assert "You: 6S takes AC AD AH 2C 2D 2H 3C 3D 4C 5C" in out
+    assert "You: 6♠ takes A♣ A♦ A♥ 2♣ 2♦ 2♥ 3♣ 3♦ 4♣ 5♣" in out
     numbers = [int(m.group(1)) for m in re.finditer(r"^\s+(\d+)\. ", out, re.MULTILINE)]
     assert numbers and max(numbers) <= 25
 
