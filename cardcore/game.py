@@ -87,6 +87,7 @@ class GamePlugin(Generic[OptionsT]):
     """
 
     bots: ClassVar[Mapping[str, str]] = {}
+    suits_matter: ClassVar[bool] = True  # False: a card typed names any card of its rank
 
     def __init__(self, table: Table) -> None:
         self.table = table

@@ -69,6 +69,9 @@ class HumanPlayer:
         self.status: Callable[[], str] | None = None  # idem: the match at a glance
         self.last_hand: list[str] = []
         self.hand_line = ""
+        self.pending: list[str] = []  # cards typed beyond a meld, to add next
+        self.by_rank = not getattr(table.plugin, "suits_matter", True)  # Canasta: 9S names any 9
+        self.explain: Callable[[Move], str | None] | None = None  # set by the engine
         self.input: Callable[[str], str] = lambda prompt: click.prompt(
             prompt, prompt_suffix=" > ", default="", show_default=False
         )
@@ -94,7 +97,7 @@ class HumanPlayer:
             ]
 
         def card(m: Move) -> str:
-            return card_text(m.card) if m.card is not None else ""
+            return card_text(m.card) if m.card is not None else "with"
 
         for grouped in (
             by(lambda m: (m.kind, m.card.name if m.card else None), lambda m: f"{m.kind} {card(m)} …"),
@@ -147,6 +150,11 @@ class HumanPlayer:
         for m, t in zip(moves, texts, strict=True):
             if text.lower() in (t.lower(), show_text(t).lower()):
                 return m
+        words = text.split()
+        if len(words) > 1:  # a kind of move and its cards, by rank, in any order and case
+            typed = self.by_cards(words[0].lower(), words[1:], moves)
+            if typed is not None:
+                return typed
         try:
             c = parse_card(text, self.specials)
         except CardError:
@@ -157,13 +165,44 @@ class HumanPlayer:
             return with_card[0]
         if with_card:
             return f"{c.name} can be played {len(with_card)} ways: type the move's number"
-        return f"no legal move plays {c.name} now: choose one of the numbered moves"
+        return f"no legal move plays {c.name} now: {self.why_not(c, moves)}"
+
+    def by_cards(self, kind: str, tokens: list[str], moves: Sequence[Move]) -> Move | str | None:
+        """The move of ``kind`` whose cards the tokens name: a card (``9s``) or a
+        rank (``9``, ``k``, ``joker``) each. More tokens than a meld takes are
+        added to it, one by one, at the next decisions (``meld 9 9 9 2``)."""
+        if not any(m.kind == kind for m in moves):
+            return None
+        for m in moves:
+            if m.kind != kind:
+                continue
+            cards = list(m.get("cards") or ()) or ([m.card] if m.card is not None else [])
+            if cards and len(cards) <= len(tokens) and _covers(tokens[: len(cards)], cards, self.by_rank):
+                self.pending = tokens[len(cards) :]
+                return m
+        return f"no legal {kind} with {' '.join(tokens)}: choose one of the numbered moves"
+
+    def why_not(self, c: Any, moves: Sequence[Move]) -> str:
+        """The rule that keeps ``c`` from being played, as the game explains it."""
+        if self.explain is not None:
+            for kind in dict.fromkeys(m.kind for m in moves if m.card is not None):
+                reason = self.explain(Move(kind, c))
+                if reason:
+                    return str(reason)
+        return "choose one of the numbered moves"
 
     confirm_forced = False  # True: a single legal move waits for a keystroke too
     undoable = True  # the engine keeps a way back to each of his decisions (``u``)
     can_undo_now = False  # set by the engine before each decision
 
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+        while self.pending:  # the rest of a typed "meld 9 9 9 2": added one by one
+            token = self.pending.pop(0)
+            for m in moves:
+                if m.kind == "add" and m.card is not None and _covers([token], [m.card], self.by_rank):
+                    return m
+            self.echo(f"  ! {token} cannot be added now")
+            self.pending = []
         assert observation is not None
         if len(moves) == 1 and not self.confirm_forced:
             if self.on_forced is not None:
@@ -233,3 +272,36 @@ def _rank(m: Move) -> str:
     if c is None:
         return "card"
     return c.name if c.special else c.name[:-1]
+
+
+def _covers(tokens: list[str], cards: list[Any], by_rank: bool = False) -> bool:
+    """Whether each token names a different one of ``cards`` (all of them):
+    a full card (``9s``, ``9♠``) names that card (any card of its rank where
+    suits do not matter, ``by_rank``), a rank (``9``, ``K``, ``joker``) any
+    card of that rank."""
+    if len(tokens) != len(cards):
+        return False
+    left = list(cards)
+    for token in sorted(tokens, key=lambda t: -len(t)):  # full cards before bare ranks
+        for i, c in enumerate(left):
+            if _names(token, c, by_rank):
+                del left[i]
+                break
+        else:
+            return False
+    return True
+
+
+def _names(token: str, c: Any, by_rank: bool = False) -> bool:
+    try:
+        named = parse_card(token, ())  # () : no new name is interned
+        if by_rank and not named.special and not c.special:
+            return bool(named.rank == c.rank)
+        return bool(named.name == c.name)
+    except CardError:
+        pass
+    t = token.upper()
+    if t == "T":
+        t = "10"
+    rank = str(c.name if c.special else c.name[:-1])
+    return t == rank.upper()

@@ -125,6 +125,8 @@ def play_deal(
             raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
         player = players[seat]
         obs = table.observe(state, seat) if player.needs_observation else None
+        if hasattr(player, "explain"):  # a person may ask why a move is not legal: the reason only
+            player.explain = lambda move, state=state: table.explain_illegal(state, move)
         if undoable and getattr(player, "undoable", False):
             rngs = [p.rng.getstate() if hasattr(p, "rng") else None for p in players]
             snapshots.append((state.clone(), n, rngs, [lst.checkpoint() for lst in listeners]))

@@ -91,3 +91,38 @@ def test_canasta_hand_shown_by_rank():
     _, out = run_cli("play", "canasta", "--seed", "5", input="1\nq\n")
     line = next(line for line in out.splitlines() if "your hand (You)" in line)
     assert line.endswith("4♣ 4♦ 4♥ 4♠ 5♥ 8♥ 9♥ J♣ Q♦ K♥ A♠ 2♣")
+
+
+def test_moves_typed_by_rank_in_any_order_and_case(registry):
+    from cardcore.cards import card
+    from cardcore.moves import Move
+    from cardcore.players import HumanPlayer
+    from cardcore.table import Table
+
+    t = Table.from_names(registry, "canasta", 4)
+    human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
+    meld = Move("meld", None, (), (("cards", (card("9C"), card("9D"), card("2H"))), ("rank", "9")))
+    other = Move("meld", None, (), (("cards", (card("KC"), card("KD"), card("KH"))), ("rank", "K")))
+    moves = [other, meld, Move("discard", card("5S"))]
+    for typed in ("meld 9s 9d 2", "meld 2 9 9", "MELD 9 2 9", "meld 9c 9d 2h"):
+        assert human.parse(typed, moves) == meld, typed
+    assert human.parse("meld 9 9 9", moves) .startswith("no legal meld")  # type: ignore[union-attr]
+    # cards beyond the meld are added at the next decisions
+    assert human.parse("meld 9 9 2 9", moves) == meld and human.pending == ["9"]
+    add = Move("add", card("9S"), (), (("rank", "9"),))
+    after = [Move("discard", card("5S")), add]
+    assert human.choose(None, after) == add and human.pending == []
+
+
+def test_an_illegal_card_gets_the_rule(registry):
+    from cardcore.cards import card
+    from cardcore.moves import Move
+    from cardcore.players import HumanPlayer
+    from cardcore.table import Table
+
+    t = Table.from_names(registry, "carrousel", 2)
+    human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
+    rule = "you may trail only when you can neither capture nor build (C10)"
+    human.explain = lambda move: rule
+    said = human.parse("KD", [Move("capture", card("5C"), (card("5D"),))])
+    assert said == f"no legal move plays KD now: {rule}"

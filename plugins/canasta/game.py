@@ -46,6 +46,7 @@ class Canasta(GamePlugin[Options]):
     """The table plugin: Canasta's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
+    suits_matter = False  # but for threes, which never meld by suit alone
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
