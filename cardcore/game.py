@@ -97,6 +97,18 @@ class GamePlugin(Generic[OptionsT]):
         """What wins the match, in words (``first to 120``), for the players' view."""
         return ""
 
+    def events(self, before: Observation, after: Observation, names: list[str]) -> list[str]:
+        """What a move did that its text does not say, in words, from two
+        spectator views (the printer shows them): by default new hands dealt."""
+        grew = [a > b for a, b in zip(after.hand_sizes, before.hand_sizes, strict=True)]
+        if len(grew) > 1 and all(grew) and after.stock < before.stock:
+            return [f"new hands dealt; {after.stock} cards left in the stock"]
+        return []
+
+    def deal_events(self, state: DealState, names: list[str]) -> list[str]:
+        """How the deal ended, in words (the printer shows them before the scores)."""
+        return []
+
     def hand_order(self, card: Card) -> Any:
         """How a hand is shown to a person (a sort key): by suit, then rank."""
         return card.sort_key

@@ -182,6 +182,26 @@ class HumanPlayer:
                 return m
         return f"no legal {kind} with {' '.join(tokens)}: choose one of the numbered moves"
 
+    def why(self, text: str, moves: Sequence[Move]) -> str:
+        """``why MOVE``: whether the move typed is legal, else the rule against it."""
+        pending = self.pending
+        got = self.parse(text, moves)
+        self.pending = pending  # asking is not playing
+        if not isinstance(got, str):
+            return f"{show_text(self.table.move_text(got))} is legal now"
+        words = text.split()
+        try:
+            c = parse_card(words[-1], self.specials) if words else None
+        except CardError:
+            c = None
+        if c is not None and self.explain is not None:
+            kinds = [words[0].lower()] if len(words) > 1 else [m.kind for m in moves if m.card is not None]
+            for kind in dict.fromkeys(kinds):
+                reason = self.explain(Move(kind, c))
+                if reason:
+                    return f"not legal: {reason}"
+        return f"not legal: {got}"
+
     def why_not(self, c: Any, moves: Sequence[Move]) -> str:
         """The rule that keeps ``c`` from being played, as the game explains it."""
         if self.explain is not None:
@@ -229,11 +249,14 @@ class HumanPlayer:
         menu = self.menu(moves)
         self.show_menu(menu)
         while True:
-            answer = self.input(f"{self.table.names[self.seat]}, your move (number, ?, h, u, s or q)")
+            answer = self.input(f"{self.table.names[self.seat]}, your move (number, ?, h, u, s, why … or q)")
             if answer.strip().lower() in {"q", "quit", "exit"}:
                 raise QuitGame
             if answer.strip().lower() in {"s", "save"}:
                 self.echo(f"  {self.on_save()}" if self.on_save else "  ! nothing to save to here")
+                continue
+            if answer.strip().lower().startswith("why "):
+                self.echo(f"  {self.why(answer.strip()[4:], moves)}")
                 continue
             if answer.strip().lower() in {"h", "hint"}:
                 self.echo(f"  hint: {self.hint(observation, moves)}")

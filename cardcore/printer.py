@@ -42,6 +42,7 @@ class Printer(Listener):
             click.echo(f"First dealer: {self.names[event['dealer']]}")
 
     def deal_start(self, match: Match, state: DealState) -> None:
+        self.view = self.table.spectate(state)
         click.echo(
             click.style(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
         )
@@ -61,13 +62,24 @@ class Printer(Listener):
 
     forced_seat: int | None = None  # a person's forced move, announced as such
 
+    view: Any = None  # the spectator's view after the last move, for events
+
     def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
         note = ""
         if seat == self.forced_seat:
             note, self.forced_seat = " (the only legal move)", None
         click.echo(f"  {self.names[seat]}: {show_text(self.table.move_text(move))}{note}")
+        events = getattr(self.table.plugin, "events", None)
+        after = self.table.spectate(state)
+        if events is not None and self.view is not None:
+            for line in events(self.view, after, self.names):
+                click.echo(f"  · {show_text(line)}")
+        self.view = after
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        deal_events = getattr(self.table.plugin, "deal_events", None)
+        for line in deal_events(state, self.names) if deal_events is not None else []:
+            click.echo(f"  · {line}")
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
         click.echo(click.style(f"Deal {result.number}: " + ", ".join(parts), bold=True))
         for i, s in enumerate(result.sides):

@@ -14,7 +14,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed")
 
 CARDCORE = str(Path(sys.executable).parent / "cardcore")
-PROMPT = r"your move \(number, \?, h, u, s or q\) > "
+PROMPT = r"your move \(number, \?, h, u, s, why … or q\) > "
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 ENTRY = re.compile(r"^\s+(\d+)\. ", re.MULTILINE)
 

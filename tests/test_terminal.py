@@ -126,3 +126,28 @@ def test_an_illegal_card_gets_the_rule(registry):
     human.explain = lambda move: rule
     said = human.parse("KD", [Move("capture", card("5C"), (card("5D"),))])
     assert said == f"no legal move plays KD now: {rule}"
+
+
+def test_events_the_move_texts_do_not_say():
+    _, out = run_cli("play", "canasta", "--players", "3", "--seed", "2", input="1\n" * 300)
+    assert "· Left lays the red three 3♦ (N7)" in out
+    assert "· the pile is taken: You/Right against Left from now on (N17)" in out
+    assert "· Right went out" in out
+    _, out = run_cli("play", "carrousel", "--players", "2", "--seed", "2", input="1\n" * 300)
+    assert "· new hands dealt; 32 cards left in the stock" in out
+    assert "· the cards left on the table go to " in out
+
+
+def test_why_names_the_rule(registry):
+    from cardcore.cards import card
+    from cardcore.moves import Move
+    from cardcore.players import HumanPlayer
+    from cardcore.table import Table
+
+    t = Table.from_names(registry, "carrousel", 2)
+    human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
+    rule = "you may trail only when you can neither capture nor build (C10)"
+    human.explain = lambda move: rule
+    moves = [Move("capture", card("5C"), (card("5D"),))]
+    assert human.why("5C takes 5D", moves) == "5♣ takes 5♦ is legal now"
+    assert human.why("trail KD", moves) == f"not legal: {rule}"

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
 from cardcore.deck import deal_rounds, shuffled
-from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, rules_page
+from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
@@ -58,6 +58,31 @@ class Canasta(GamePlugin[Options]):
 
     def goal(self) -> str:
         return f"first to {self.target} points (N1)"
+
+    def events(self, before: Observation, after: Observation, names: list[str]) -> list[str]:
+        out = super().events(before, after, names)
+        old = {tuple(s["seats"]): len(s["red_threes"]) for s in before.public["sides"]}
+        for side in after.public["sides"]:
+            seats = tuple(side["seats"])
+            if seats in old and len(side["red_threes"]) > old[seats]:
+                laid = " ".join(c.name for c in side["red_threes"][old[seats] :])
+                verb = "lays" if len(seats) == 1 else "lay"
+                out.append(f"{'/'.join(names[s] for s in seats)} {verb} the red three {laid} (N7)")
+        if [s["seats"] for s in before.public["sides"]] != [s["seats"] for s in after.public["sides"]]:
+            sides = after.public["sides"]
+            teams = " against ".join("/".join(names[s] for s in side["seats"]) for side in sides)
+            out.append(f"the pile is taken: {teams} from now on (N17)")
+        return out
+
+    def deal_events(self, state: DealState, names: list[str]) -> list[str]:
+        s: CanastaState = state  # type: ignore[assignment]
+        if s.went_out is not None:
+            how = " concealed" if s.went_out_concealed else ""
+            bonus = " (no bonus after the last red three, N13a)" if s.last_red_three else ""
+            return [f"{names[s.went_out]} went out{how}{bonus}"]
+        if s.last_red_three:
+            return ["the stock ended with a red three: the deal is over (N13a)"]
+        return ["the stock is out and the pile cannot be taken: the deal is over (N13)"]
 
     def hand_order(self, card: Card) -> Any:
         """Suits do not matter (but for threes): a hand shown by rank, wild cards last."""

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cardcore.cards import Card
 from cardcore.deck import deal_more, deal_rounds, shuffled
-from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, rules_page
+from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
@@ -77,6 +77,13 @@ class Carrousel(GamePlugin[Options]):
 
     def goal(self) -> str:
         return f"first to {self.options.target_points} points (C3)"
+
+    def deal_events(self, state: DealState, names: list[str]) -> list[str]:
+        side = state.last_capture  # type: ignore[attr-defined]
+        if side is None:
+            return ["nobody captured: the cards left on the table count for nobody (C11a)"]
+        who = " & ".join(names[s] for s in self.table.sides[side])
+        return [f"the cards left on the table go to {who}, who captured last (C11)"]
 
     def _may_trail(self, state: CarrouselState, forced: bool) -> bool:
         """``carrousel_may_trail``, called directly when one plain implementation
