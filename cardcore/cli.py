@@ -494,6 +494,11 @@ def play(
         raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
+    if table_name and "human" not in kinds:
+        click.echo(
+            f"The table {table_name!r} gives every seat to a bot: it plays itself. To play, give a "
+            "seat `kind: human` in the file, or add --seat 0=human."
+        )
     if not table_name and resume_path is None:
         table.names = seat_names(table, kinds)
     if first_deal is not None:
