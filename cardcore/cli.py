@@ -526,6 +526,7 @@ def play(
     for i, side in enumerate(table.sides):
         click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
     printer = Printer(table)
+    printer.pause_between_deals = "human" in kinds
     listeners: list[Listener] = [printer]
     kept = f" The log so far is in {log_path}." if log_path else ""
     if resume_path is not None:

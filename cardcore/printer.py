@@ -9,9 +9,14 @@ import click
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move
-from cardcore.render import show_text, show_value
+from cardcore.render import show_text, show_value, use_color
 from cardcore.runner import Listener
 from cardcore.table import Table
+
+
+def bold(text: str, bold: bool = True) -> str:
+    """``text`` in bold on a terminal that shows colours (never with NO_COLOR)."""
+    return click.style(text, bold=bold) if use_color() else text
 
 
 class Printer(Listener):
@@ -32,7 +37,7 @@ class Printer(Listener):
         self.names = match.table.names
         self.match = match
         if number > 1:
-            click.echo(click.style(f"\n=== Match {number} ===", bold=True))
+            click.echo(bold(f"\n=== Match {number} ===", bold=True))
 
     def side_name(self, side: int) -> str:
         return " & ".join(self.names[s] for s in self.table.sides[side])
@@ -44,7 +49,7 @@ class Printer(Listener):
     def deal_start(self, match: Match, state: DealState) -> None:
         self.view = self.table.spectate(state)
         click.echo(
-            click.style(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
+            bold(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
         )
         obs = self.table.spectate(state)
         for key in ("table",):
@@ -63,6 +68,7 @@ class Printer(Listener):
     forced_seat: int | None = None  # a person's forced move, announced as such
 
     view: Any = None  # the spectator's view after the last move, for events
+    pause_between_deals = False  # a person plays: the deal's result stays on screen until he goes on
 
     def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
         note = ""
@@ -81,7 +87,7 @@ class Printer(Listener):
         for line in deal_events(state, self.names) if deal_events is not None else []:
             click.echo(f"  · {line}")
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
-        click.echo(click.style(f"Deal {result.number}: " + ", ".join(parts), bold=True))
+        click.echo(bold(f"Deal {result.number}: " + ", ".join(parts), bold=True))
         for i, s in enumerate(result.sides):
             if s.breakdown:
                 detail = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s.breakdown.items())
@@ -89,6 +95,8 @@ class Printer(Listener):
         if len(match.deals) > 1 or not match.over:
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
             click.echo("  totals: " + ", ".join(totals))
+        if self.pause_between_deals and not match.over:
+            click.pause("  Press any key for the next deal…")
 
     def rewind(self, token: Any) -> None:
         click.echo("  — undone: back to your previous decision —")
@@ -97,7 +105,7 @@ class Printer(Listener):
         winners = match.winners()
         names = " and ".join(self.side_name(w) for w in winners)
         verb = "share the win" if len(winners) > 1 else "win" if names == "You" else "wins"
-        click.echo(click.style(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))
+        click.echo(bold(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))
 
 
 class StopReplay(Exception):

@@ -44,12 +44,16 @@ def test_a_full_match_at_an_80x24_terminal(game, args, goal):
     command = ["play", game, "--seed", "3", *args]
     child = pexpect.spawn(CARDCORE, command, dimensions=(24, 80), encoding="utf-8", timeout=120, env=env)
     seen = ""
-    prompts = longest = 0
+    prompts = longest = pauses = 0
     while True:
-        found = child.expect([PROMPT, pexpect.EOF])
-        seen += child.before + (child.after if found == 0 else "")
-        if found == 1:
+        found = child.expect([PROMPT, "Press any key for the next deal…", pexpect.EOF])
+        seen += child.before + (child.after if found < 2 else "")
+        if found == 2:
             break
+        if found == 1:  # the deal's result stays until a key
+            pauses += 1
+            child.send(" ")
+            continue
         prompts += 1
         shown = screen(seen)
         view = "\n".join(shown)
@@ -63,4 +67,4 @@ def test_a_full_match_at_an_80x24_terminal(game, args, goal):
     child.close()
     assert child.exitstatus == 0
     assert prompts > 10 and ("win" in seen or "share the win" in seen)
-    print(f"{game}: {prompts} prompts, the longest lists {longest} entries")
+    print(f"{game}: {prompts} prompts, {pauses} pauses between deals, the longest lists {longest} entries")
