@@ -148,6 +148,18 @@ def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
     s.melds = [{} for _ in s.teams]
     s.red_threes = [[] for _ in s.teams]
     s.scores = list(scores)
+    reset_turn(s)
+    s.has_melded = [False] * n
+    s.last_red_three = False
+    s.pile_taker = None
+    s.went_out = None
+    s.went_out_concealed = False
+    s.over = False
+    return s
+
+
+def reset_turn(s: CanastaState) -> None:
+    """What a turn keeps, empty: the start of a turn (its draw phase)."""
     s.phase = DRAW
     s.staged = {}
     s.pile_held = []
@@ -157,13 +169,6 @@ def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
     s.melded_now = False
     s.laid = False
     s.new_ranks = set()
-    s.has_melded = [False] * n
-    s.last_red_three = False
-    s.pile_taker = None
-    s.went_out = None
-    s.went_out_concealed = False
-    s.over = False
-    return s
 
 
 def state_to_json(s: CanastaState) -> dict[str, Any]:

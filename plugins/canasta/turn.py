@@ -18,6 +18,7 @@ from cardcore_plugins.canasta.state import (
     PLAY,
     CanastaState,
     partnership_teams,
+    reset_turn,
 )
 
 
@@ -63,15 +64,7 @@ def begin_turn(state: CanastaState, seat: int) -> None:
     """Start ``seat``'s turn: reset the turn, lay dealt red threes (N7), and end
     the deal if the stock is out and the pile cannot be taken (N13)."""
     state.to_act = seat
-    state.phase = DRAW
-    state.staged = {}
-    state.pile_held = []
-    state.asked = None
-    state.withdrew = ""
-    state.touched = False
-    state.melded_now = False
-    state.laid = False
-    state.new_ranks = set()
+    reset_turn(state)
     lay_red_threes(state, seat, replace=True)
     if state.last_red_three and not state.stock:
         state.phase = PLAY  # N13: his replacement was the stock's last card, a red three
