@@ -84,6 +84,11 @@ class HumanPlayer:
         ``MAX_ENTRIES``, groups of moves: by the card played, else by kind of
         move and rank (suits apart), else by kind; a group is opened by its
         number (``0`` goes back)."""
+        if self.by_rank:  # suits do not matter: one entry per rank (threes apart)
+            firsts: dict[Any, Move] = {}
+            for m in moves:
+                firsts.setdefault(_rank_key(m), m)
+            moves = list(firsts.values())
         if len(moves) <= self.MAX_ENTRIES:
             return [(show_text(self.table.move_text(m)), [m]) for m in moves]
 
@@ -328,3 +333,12 @@ def _names(token: str, c: Any, by_rank: bool = False) -> bool:
         t = "10"
     rank = str(c.name if c.special else c.name[:-1])
     return t == rank.upper()
+
+
+def _rank_key(m: Move) -> Any:
+    """A move with its card's suit left out (but for threes, red or black)."""
+    c = m.card
+    if c is None or c.special:
+        return m
+    rank = c.name if c.rank == 3 else c.rank
+    return (m.kind, rank, m.takes, m.extra)
