@@ -114,8 +114,10 @@ def play_deal(
     legal_moves = table.fast_legal_moves
     apply_move = table.fast_apply_move
     is_over = table.fast_is_deal_over
-    # undo (a person against bots): a snapshot at each of his decisions this deal
-    undoable = sum(1 for p in players if getattr(p, "undoable", False)) == 1
+    # a person (``undoable``) may ask why a move is not legal, and undo against
+    # bots: a snapshot at each of his decisions this deal
+    people = {i for i, p in enumerate(players) if getattr(p, "undoable", False)}
+    undoable = len(people) == 1
     snapshots: list[tuple[DealState, int, list[Any], list[Any]]] = []
     while not is_over(state):
         seat = state.to_act
@@ -125,9 +127,10 @@ def play_deal(
             raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
         player = players[seat]
         obs = table.observe(state, seat) if player.needs_observation else None
-        if hasattr(player, "explain"):  # a person may ask why a move is not legal: the reason only
-            player.explain = lambda move, state=state: table.explain_illegal(state, move)
-        if undoable and getattr(player, "undoable", False):
+        if seat in people:
+            # the reason a move is not legal, and nothing else of the state
+            player.explain = lambda move, state=state: table.explain_illegal(state, move)  # type: ignore[attr-defined]
+        if undoable and seat in people:
             rngs = [p.rng.getstate() if hasattr(p, "rng") else None for p in players]
             snapshots.append((state.clone(), n, rngs, [lst.checkpoint() for lst in listeners]))
             player.can_undo_now = len(snapshots) > 1  # type: ignore[attr-defined]
