@@ -132,28 +132,6 @@ def count_vectors(
     return out
 
 
-def build_sets(values: Sequence[int], is_build: Sequence[bool], needs: set[int]) -> list[int]:
-    """Every non-empty set (bitmask) of items with at most one build whose values
-    add up to one of ``needs`` (C8), fewest items first."""
-    n = len(values)
-    top = max(needs, default=0)
-    out: list[int] = []
-
-    def walk(j: int, total: int, mask: int, has_build: bool) -> None:
-        for k in range(j, n):
-            t = total + values[k]
-            if t > top or (has_build and is_build[k]):
-                continue
-            m = mask | (1 << k)
-            if t in needs:
-                out.append(m)
-            walk(k + 1, t, m, has_build or is_build[k])
-
-    walk(0, 0, 0, False)
-    out.sort(key=lambda m: (m.bit_count(), m))
-    return out
-
-
 def _cards_of(mask: int, items: Sequence[Item]) -> tuple[Card, ...]:
     out: list[Card] = []
     i = 0
@@ -265,33 +243,55 @@ def _with_builds(loose: list[int], builds: list[int] | None) -> list[int]:
 
 def _builds(hand: Sequence[Card], items: Sequence[Item], values: Sequence[int]) -> list[Move]:
     """C8: one hand card added to table items (at most one build) so that the
-    total is the value of another card kept in hand."""
+    total is the value of another card kept in hand.
+
+    The sets of items are enumerated once for the whole hand (up to the
+    largest sum any hand card needs), then each hand card takes those whose
+    sum it needs."""
     if not items:
         return []
     values_of = VALUES
     hand_values = [values_of[c] for c in hand]
-    is_build = [type(it) is Build for it in items]
-    out: list[Move] = []
-    cache: dict[tuple[int, frozenset[int]], list[int]] = {}
+    wanted: list[tuple[Card, int, set[int]]] = []
+    top = 0
     for i, c in enumerate(hand):
         hv = hand_values[i]
         if not hv:
             continue
-        targets = {v for j, v in enumerate(hand_values) if j != i and v > hv}
-        if not targets:
-            continue
-        needs = frozenset(t - hv for t in targets)
-        key = (hv, needs)
-        masks = cache.get(key)
-        if masks is None:
-            masks = cache[key] = build_sets(values, is_build, set(needs))
-        for m in masks:
-            total = hv
-            k, mm = 0, m
-            while mm:
-                if mm & 1:
-                    total += values[k]
-                mm >>= 1
-                k += 1
-            out.append(Move("build", c, (), (("onto", _cards_of(m, items)), ("value", total))))
+        needs = {v - hv for j, v in enumerate(hand_values) if j != i and v > hv}
+        if needs:
+            wanted.append((c, hv, needs))
+            top = max(top, max(needs))
+    if not wanted:
+        return []
+    sums = subset_sums(values, [type(it) is Build for it in items], top)
+    out: list[Move] = []
+    cards_of: dict[int, tuple[Card, ...]] = {}
+    for c, hv, needs in wanted:
+        for m, total in sums:
+            if total in needs:
+                onto = cards_of.get(m)
+                if onto is None:
+                    onto = cards_of[m] = _cards_of(m, items)
+                out.append(Move("build", c, (), (("onto", onto), ("value", hv + total))))
+    return out
+
+
+def subset_sums(values: Sequence[int], is_build: Sequence[bool], top: int) -> list[tuple[int, int]]:
+    """Every non-empty set (bitmask) of items with at most one build whose
+    values add up to at most ``top``, with its sum, fewest items first."""
+    n = len(values)
+    out: list[tuple[int, int]] = []
+
+    def walk(j: int, total: int, mask: int, has_build: bool) -> None:
+        for k in range(j, n):
+            t = total + values[k]
+            if t > top or (has_build and is_build[k]):
+                continue
+            m = mask | (1 << k)
+            out.append((m, t))
+            walk(k + 1, t, m, has_build or is_build[k])
+
+    walk(0, 0, 0, False)
+    out.sort(key=lambda mt: (mt[0].bit_count(), mt[0]))
     return out
