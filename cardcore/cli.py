@@ -22,6 +22,8 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from cardcore.text import describe, one_line
+
 if TYPE_CHECKING:
     from cardcore.plugins import Registry
     from cardcore.table import Table
@@ -121,20 +123,6 @@ def culprit(err: BaseException) -> str:
     package = package_of(module)
     where = f"{module}" + (f", package {package}" if package else "")
     return f" in plugin code ({where}; CARDCORE_DISABLE_PLUGINS=<its entry point> leaves it out)"
-
-
-def describe(err: BaseException, limit: int = 160) -> str:
-    """An exception in one line of at most ``limit`` characters."""
-    text = one_line(str(err), limit)
-    return f"{type(err).__name__}: {text}" if text else type(err).__name__
-
-
-def one_line(text: str, limit: int = 300) -> str:
-    """``text`` as one line a terminal shows safely: no control characters
-    (an escape sequence typed as an argument cannot drive the terminal), at
-    most ``limit`` characters (a value of megabytes is quoted in part)."""
-    text = " ".join("".join(ch if ch.isprintable() or ch == " " else "?" for ch in text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def fail(message: str) -> None:

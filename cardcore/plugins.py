@@ -26,6 +26,7 @@ import pluggy
 from cardcore.errors import CardcoreError
 from cardcore.game import GameSpec, HouseRuleSpec
 from cardcore.hookspecs import PROJECT, DiscoverySpec
+from cardcore.text import describe
 
 GROUPS = ("cardcore.games", "cardcore.house_rules")
 ENV_DISABLE = "CARDCORE_DISABLE_PLUGINS"
@@ -155,14 +156,6 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
             except Exception as err:
                 registry.warn(impl.plugin_name, None, f"failed to register ({describe(err)})")
     return registry
-
-
-def describe(err: BaseException, limit: int = 120) -> str:
-    """An exception in one line."""
-    text = " ".join(str(err).split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def package_of(module: str) -> str | None:
