@@ -125,10 +125,6 @@ def culprit(err: BaseException) -> str:
     return f" in plugin code ({where}; CARDCORE_DISABLE_PLUGINS=<its entry point> leaves it out)"
 
 
-def fail(message: str) -> None:
-    raise UserError(message)
-
-
 def friendly(fn: F) -> F:
     """Report the user's errors (``CardcoreError``) as one line and exit code 2."""
 

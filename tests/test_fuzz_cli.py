@@ -19,6 +19,7 @@ WORDS = [
     "deck=[1]", "target=-5", "deals=1", "--house-rule", "carrousel.free_trail", "paquet_voleur.take_all_of_rank",
     "--deals", "--matches", "--seed", "--jobs", "--bot", "greedy", "--table", "evening", "--config",
     "--log", "--check", "--backend", "--address", "\x1b[31m", "\x00",
+    "--from", "--resume", "--ascii", "--confirm-forced", "--step", "--trace-reveals-hands", "--debug",
 ]  # fmt: skip
 FILES = {
     "bomb.yaml": "game: carrousel\na: &a [1,1,1,1,1,1,1,1,1]\n"
