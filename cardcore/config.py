@@ -19,6 +19,7 @@ file, the table and the field.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -85,10 +86,13 @@ def build_table(cfg: TableConfig, registry: Registry) -> tuple[Table, list[str]]
         kinds = [p.kind for p in cfg.players]
     else:
         kinds = ["random"] * table.players
+    from cardcore.runner import make_player
+
     for seat, kind in enumerate(kinds):
-        if kind not in table.player_kinds:
-            known = ", ".join(sorted(table.player_kinds))
-            raise TableError(f"players.{seat}.kind: unknown player kind {kind!r}; known: {known}")
+        try:
+            make_player(table, kind, seat, random.Random(0))
+        except TableError as err:
+            raise TableError(f"players.{seat}.kind: {err}") from None
     return table, kinds
 
 

@@ -78,14 +78,59 @@ def make_players(table: Table, kinds: Sequence[str], seed: int | str | None) -> 
     """One player per seat from kind names (``human``, ``random``, ``greedy`` …)."""
     if len(kinds) != table.players:
         raise TableError(f"{len(kinds)} player kinds for {table.players} seats")
-    players = []
-    for seat, kind in enumerate(kinds):
-        factory = table.player_kinds.get(kind)
-        if factory is None:
-            known = ", ".join(sorted(table.player_kinds))
-            raise TableError(f"unknown player kind {kind!r} for {table.game.name}; known: {known}")
-        players.append(factory(table, seat, bot_rng(seed, seat)))
-    return players
+    return [make_player(table, kind, seat, bot_rng(seed, seat)) for seat, kind in enumerate(kinds)]
+
+
+def make_player(table: Table, spec: str, seat: int, rng: random.Random) -> Player:
+    """The player a kind spec names: ``KIND`` or ``KIND:key=value,...``
+    (``greedy``, ``ismcts:iterations=400``); the options go to the kind's
+    factory as keyword arguments, and an option it does not take is a one-line
+    error naming the options it does take."""
+    kind, options = parse_kind(spec)
+    factory = table.player_kinds.get(kind)
+    if factory is None:
+        known = ", ".join(sorted(table.player_kinds))
+        raise TableError(f"unknown player kind {kind!r} for {table.game.name}; known: {known}")
+    if options:
+        takes = _option_names(factory)
+        for key in options:
+            if key not in takes:
+                said = ", ".join(sorted(takes)) or "none"
+                raise TableError(f"player kind {kind!r} has no option {key!r} (its options: {said})")
+    player: Player = factory(table, seat, rng, **options)
+    return player
+
+
+def parse_kind(spec: str) -> tuple[str, dict[str, Any]]:
+    """``KIND:key=value,...`` → (kind, options); values are read as YAML
+    scalars (``400`` a number, ``greedy`` a word)."""
+    kind, _, rest = str(spec).partition(":")
+    options: dict[str, Any] = {}
+    for pair in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise TableError(f"player kind {spec[:60]!r}: expected KIND:key=value,...")
+        options[key.strip()] = _scalar(value.strip())
+    return kind.strip(), options
+
+
+def _scalar(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def _option_names(factory: Any) -> set[str]:
+    import inspect
+
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return set()
+    return {n for n, p in list(params.items())[3:] if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
 
 
 def _flush_chance(match: Match, listeners: Sequence[Listener]) -> None:

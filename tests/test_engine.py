@@ -282,3 +282,31 @@ def test_doctests_of_the_value_types():
 
     failed, tried = doctest.testmod(cardcore.cards)
     assert tried >= 3 and failed == 0
+
+
+def test_bot_specs_with_options(registry):
+    """KIND or KIND:key=value,... wherever a player kind is named."""
+    from cardcore.errors import TableError
+    from cardcore.runner import make_player, parse_kind
+
+    assert parse_kind("ismcts:iterations=400,rollout=greedy,ms=2.5,fast=true") == (
+        "ismcts",
+        {"iterations": 400, "rollout": "greedy", "ms": 2.5, "fast": True},
+    )
+    t = Table.from_names(registry, "carrousel", 2)
+
+    class Tuned:
+        needs_observation = False
+
+        def __init__(self, table, seat, rng, depth: int = 1, style: str = "calm") -> None:
+            self.depth, self.style = depth, style
+
+    t.player_kinds["tuned"] = Tuned
+    p = make_player(t, "tuned:depth=3,style=bold", 0, None)
+    assert (p.depth, p.style) == (3, "bold")
+    with pytest.raises(TableError, match="has no option 'width' \\(its options: depth, style\\)"):
+        make_player(t, "tuned:width=2", 0, None)
+    with pytest.raises(TableError, match="has no option 'depth' \\(its options: none\\)"):
+        make_player(t, "greedy:depth=2", 0, None)
+    with pytest.raises(TableError, match="expected KIND:key=value"):
+        make_player(t, "greedy:depth", 0, None)
