@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
 
 class Player(Protocol):
+    """Anything that chooses a move from what its seat sees.
+
+    ``choose(observation, moves)`` gets the seat's ``Observation`` (when
+    ``needs_observation``) and a copy of the legal moves. A player that also
+    defines ``witness(event)`` follows the game: the engine calls it with
+    ``{"event": "deal_start", "dealer"}`` and, after every move of any seat,
+    ``{"event": "move", "seat", "move"}`` (the move's public JSON: what every
+    seat saw played; a drawn card is not in it)."""
+
     needs_observation: bool
 
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move: ...

@@ -155,6 +155,11 @@ def play_deal(
             lst.deal_start(match, state)
     else:
         state = going_on
+    # players that follow the game (``witness``) get every move in its public
+    # JSON form: what every seat saw played, never a hidden card
+    watchers = [p for p in players if hasattr(p, "witness")]
+    for w in watchers:
+        w.witness({"event": "deal_start", "dealer": match.dealer})
     n = 0
     legal_moves = table.fast_legal_moves
     apply_move = table.fast_apply_move
@@ -196,6 +201,10 @@ def play_deal(
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
         apply_move(state, move)
         n += 1
+        if watchers:
+            event = {"event": "move", "seat": seat, "move": table.move_json(move)}
+            for w in watchers:
+                w.witness(event)
         if n > MAX_MOVES:
             raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")
         for lst in listeners:

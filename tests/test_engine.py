@@ -16,7 +16,7 @@ from cardcore.cards import RANKS, SUITS, CardError, card, parse_card
 from cardcore.game import HouseRuleSpec
 from cardcore.hookspecs import DiscoverySpec, TableSpec, hookimpl
 from cardcore.plugins import discover
-from cardcore.runner import make_players
+from cardcore.runner import Listener, make_players
 from cardcore.table import Table
 
 ROOT = Path(__file__).parent.parent
@@ -310,3 +310,55 @@ def test_bot_specs_with_options(registry):
         make_player(t, "greedy:depth=2", 0, None)
     with pytest.raises(TableError, match="expected KIND:key=value"):
         make_player(t, "greedy:depth", 0, None)
+
+
+@pytest.mark.parametrize("game,players,options", HIDDEN_INFO_TABLES)
+def test_players_follow_the_public_history(registry, game, players, options):
+    """A player with ``witness`` sees every move in its public form, and that
+    form names no card hidden from the others when it is played."""
+    from collections import Counter
+
+    from cardcore.runner import make_players, play_deal
+
+    t = Table.from_names(registry, game, players, options)
+    events: list[dict] = []
+    hidden_named: list[str] = []
+
+    class Witness:
+        needs_observation = False
+
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def choose(self, observation, moves):
+            return self.inner.choose(observation, moves)
+
+        def witness(self, event) -> None:
+            events.append(event)
+
+    bots = [Witness(p) for p in make_players(t, ["random"] * players, 4)]
+    match = t.new_match(4)
+
+    class Spy(Listener):
+        def move(self, match, state, seat, move) -> None:
+            data = t.move_json(move)
+            names = Counter(c for key in ("card", "takes", "cards", "onto") for c in _names_of(data.get(key)))
+            hidden = Counter(c.name for c in state.stock)
+            hidden += Counter(c.name for i, h in enumerate(state.hands) if i != seat for c in h)
+            total = Counter(c.name for c in t.deck)
+            # after the move: a named card may be in the mover's hand (a pile taken), never hidden elsewhere
+            hidden_named.extend(n for n in names if names[n] > total[n] - hidden[n])
+
+    play_deal(t, match, bots, [Spy()])
+    moves = [e for e in events if e["event"] == "move"]
+    assert events[0] == {"event": "deal_start", "dealer": match.deals[0].dealer}
+    assert moves and all(set(e) == {"event", "seat", "move"} for e in moves)
+    assert not hidden_named
+
+
+def _names_of(value) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)]
