@@ -50,5 +50,21 @@ def cardcore_next_dealer(match: Match, state: DealState) -> int:
 
 
 @hookimpl(trylast=True)
+def cardcore_sample_state(state: DealState, seat: int, rng: random.Random) -> DealState:
+    """The other hands and the stock, shuffled together and dealt back in
+    their sizes: right for games whose only hidden cards are those."""
+    sample = state.clone()
+    places = [h for i, h in enumerate(sample.hands) if i != seat] + [sample.stock]
+    unseen = [c for place in places for c in place]
+    rng.shuffle(unseen)
+    at = 0
+    for place in places:
+        size = len(place)
+        place[:] = unseen[at : at + size]
+        at += size
+    return sample
+
+
+@hookimpl(trylast=True)
 def cardcore_move_text(state: DealState | None, move: Move) -> str:
     return default_move_text(move)

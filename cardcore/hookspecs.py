@@ -242,3 +242,18 @@ class TableSpec:
         Called by conformance checks (card conservation) and position loading.
         None: no opinion (the next implementation is asked).
         """
+
+    # ---- search ------------------------------------------------------------
+    @hookspec(firstresult=True)
+    def cardcore_sample_state(self, state: DealState, seat: int, rng: random.Random) -> DealState | None:
+        """Return a copy of ``state`` as ``seat`` may imagine it: every card he
+        cannot see dealt at random among the places he cannot see into (the
+        other hands and the stock, keeping their sizes), every card whose place
+        he knows left where it is (his hand, the table, and whatever the game
+        says he knows: in Canasta the cards an opponent took with the pile).
+        ``state`` itself is not changed.
+
+        Called by search bots (through ``Table.sample_state``) to determinize
+        what a seat knows; the core's default redeals the other hands and the
+        stock together. None: no opinion (the next implementation is asked).
+        """

@@ -194,6 +194,10 @@ class Table:
     def score_deal(self, state: DealState) -> list[SideScore]:
         return self.hook.cardcore_score_deal(state=state)  # type: ignore[no-any-return]
 
+    def sample_state(self, state: DealState, seat: int, rng: random.Random) -> DealState:
+        """``state`` as ``seat`` may imagine it (``cardcore_sample_state``)."""
+        return self.hook.cardcore_sample_state(state=state, seat=seat, rng=rng)  # type: ignore[no-any-return]
+
     def observe(self, state: DealState, seat: int | None) -> Observation:
         return self.hook.cardcore_observe(state=state, seat=seat)  # type: ignore[no-any-return]
 

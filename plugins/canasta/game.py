@@ -305,6 +305,32 @@ class Canasta(GamePlugin[Options]):
         return state_from_json(table, data)
 
     @hookimpl
+    def cardcore_sample_state(self, state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
+        """The cards ``seat`` cannot see redealt among the other hands and the
+        stock, keeping their sizes; the cards an opponent is known to hold
+        (taken with the pile, or seen and taken back) stay in his hand."""
+        sample = state.clone()
+        unseen: list[Card] = []
+        keep: list[list[Card]] = []
+        for i, hand in enumerate(sample.hands):
+            known = {id(c) for c in sample.known[i]} if i != seat else set()
+            keep.append([c for c in hand if id(c) in known])
+            if i != seat:
+                unseen += [c for c in hand if id(c) not in known]
+        unseen += sample.stock
+        rng.shuffle(unseen)
+        at = 0
+        for i, hand in enumerate(sample.hands):
+            if i == seat:
+                continue
+            take = len(hand) - len(keep[i])
+            hand[:] = keep[i] + unseen[at : at + take]
+            hand.sort(key=lambda c: c.sort_key)
+            at += take
+        sample.stock[:] = unseen[at:]
+        return sample
+
+    @hookimpl
     def cardcore_state_cards(self, state: CanastaState) -> list[Card]:
         out = [c for h in state.hands for c in h]
         out += state.stock + state.discard + state.pile_held

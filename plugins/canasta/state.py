@@ -59,6 +59,7 @@ class CanastaState(DealState):
         "discard",
         "frozen_start",
         "has_melded",
+        "known",
         "laid",
         "last_red_three",
         "melded_now",
@@ -92,6 +93,7 @@ class CanastaState(DealState):
     touched: bool  # added to a meld that existed before this turn
     melded_now: bool
     laid: bool  # laid a card this turn, the pile's top card's meld apart (N12a)
+    known: list[list[Card]]  # per seat: cards in his hand that all saw him take (pile, withdrawn melds)
     new_ranks: set[int]
     has_melded: list[bool]  # per seat: melded in an earlier turn of this deal
     last_red_three: bool
@@ -117,6 +119,7 @@ class CanastaState(DealState):
         s.touched = self.touched
         s.melded_now = self.melded_now
         s.laid = self.laid
+        s.known = [list(k) for k in self.known]
         s.new_ranks = set(self.new_ranks)
         s.has_melded = list(self.has_melded)
         s.last_red_three = self.last_red_three
@@ -150,6 +153,7 @@ def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
     s.scores = list(scores)
     reset_turn(s)
     s.has_melded = [False] * n
+    s.known = [[] for _ in range(n)]
     s.last_red_three = False
     s.pile_taker = None
     s.went_out = None
@@ -193,6 +197,7 @@ def state_to_json(s: CanastaState) -> dict[str, Any]:
         "touched": s.touched,
         "melded_now": s.melded_now,
         "laid": s.laid,
+        "known": {str(i): names(k) for i, k in enumerate(s.known) if k},
         "new_ranks": [RANK_NAMES[r] for r in sorted(s.new_ranks)],
         "has_melded": [i for i, m in enumerate(s.has_melded) if m],
         "last_red_three": s.last_red_three,
@@ -283,6 +288,18 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
     s.touched = bool(r.get("touched", False))
     s.melded_now = bool(r.get("melded_now", False))
     s.laid = bool(r.get("laid", False))
+    known = r.get("known", {})
+    if not isinstance(known, dict):
+        raise PositionError("known: expected a mapping of seats to cards in their hands")
+    for key, value in known.items():
+        seat = r.index("known", key, n, "seat")
+        left = list(s.hands[seat])
+        for name in value if isinstance(value, list) else []:
+            found = next((c for c in left if c.name == str(name).upper()), None)
+            if found is None:
+                raise PositionError(f"known.{seat}: {str(name)[:20]!r} is not in that seat's hand")
+            left.remove(found)
+            s.known[seat].append(found)
     for name in _list(r, "new_ranks"):
         rank = rank_of_name(name)
         if rank is None:

@@ -98,6 +98,7 @@ def _pile_taken(state: CanastaState, pile: list[Card], partnership: bool) -> Non
     """The rest of a taken pile goes to hand; red threes in it are laid, not replaced."""
     seat = state.to_act
     state.hands[seat].extend(pile)
+    state.known[seat].extend(c for c in pile if not is_red_three(c))  # everyone saw them taken
     state.hands[seat].sort(key=_key)
     state.frozen_start = False
     lay_red_threes(state, seat, replace=False)
@@ -106,6 +107,15 @@ def _pile_taken(state: CanastaState, pile: list[Card], partnership: bool) -> Non
 
 
 def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
+    seat = state.to_act
+    _apply(state, m, partnership_on_pile)
+    known = state.known[seat]
+    if known:  # what left his hand is known no more (it is on the table)
+        held = {id(c) for c in state.hands[seat]}
+        state.known[seat] = [c for c in known if id(c) in held]
+
+
+def _apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
     seat = state.to_act
     hand = state.hands[seat]
     team = state.team_of(seat)
@@ -188,6 +198,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
             for cards in staged:
                 hand.extend(cards)
             state.withdrew = "play"
+        state.known[seat].extend(c for cards in staged for c in cards if c in hand)  # seen, taken back
         hand.sort(key=_key)
     elif kind == "ask_go_out":
         state.asked = "pending"
