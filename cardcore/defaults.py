@@ -22,8 +22,11 @@ if TYPE_CHECKING:
 
 @hookimpl(trylast=True)
 def cardcore_register_players(register: Callable[[str, PlayerFactory], None]) -> None:
+    from cardcore.ismcts import IsmctsPlayer
+
     register("human", HumanPlayer)
     register("random", RandomPlayer)
+    register("ismcts", IsmctsPlayer)  # search over imagined deals: every game
 
 
 @hookimpl(trylast=True)

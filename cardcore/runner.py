@@ -167,6 +167,7 @@ def play_deal(
     # a person (``undoable``) may ask why a move is not legal, and undo against
     # bots: a snapshot at each of his decisions this deal
     people = {i for i, p in enumerate(players) if getattr(p, "undoable", False)}
+    searchers = {i for i, p in enumerate(players) if hasattr(p, "sampler")}
     undoable = len(people) == 1
     snapshots: list[tuple[DealState, int, list[Any], list[Any]]] = []
     while not is_over(state):
@@ -177,6 +178,9 @@ def play_deal(
             raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
         player = players[seat]
         obs = table.observe(state, seat) if player.needs_observation else None
+        if seat in searchers:
+            # imagined deals: what it cannot see redealt (cardcore_sample_state)
+            player.sampler = lambda rng, state=state, seat=seat: table.sample_state(state, seat, rng)  # type: ignore[attr-defined]
         if seat in people:
             # the reason a move is not legal, and nothing else of the state
             player.explain = lambda move, state=state: table.explain_illegal(state, move)  # type: ignore[attr-defined]

@@ -1,0 +1,173 @@
+"""``ismcts``: information-set Monte Carlo tree search, for every game.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): each iteration
+imagines the cards the bot cannot see (``Table.sample_state``, handed to it by
+the engine as ``sampler``), walks down one tree of the moves seen so far with
+UCT (a move's count of availability standing for the parent's visits), adds
+one move, plays the deal out with the rollout policy, and credits every move
+on the path with the deal's result for the bot's side: its points less the
+mean of the other sides', squashed into (-1, 1). The move tried most often at
+the root is played.
+
+Options (``ismcts:iterations=400``, ``ismcts:ms=200,rollout=greedy``):
+``iterations`` (default 200), ``ms`` (a time budget per decision instead;
+then the choices depend on the machine's speed), ``rollout`` (``random`` or a
+bot kind of the game, e.g. ``greedy``), ``c`` (exploration, default 0.7).
+Deterministic for a seed and an iteration budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardcore.game import DealState, Observation
+from cardcore.moves import Move
+
+if TYPE_CHECKING:
+    from cardcore.table import Table
+
+
+class _Node:
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+class IsmctsPlayer:
+    """See the module's docstring."""
+
+    needs_observation = True
+
+    def __init__(
+        self,
+        table: Table,
+        seat: int,
+        rng: random.Random,
+        iterations: int = 200,
+        ms: float = 0,
+        rollout: str = "random",
+        c: float = 0.7,
+    ) -> None:
+        self.table = table
+        self.seat = seat
+        self.rng = rng
+        self.iterations = max(1, int(iterations))
+        self.ms = float(ms)
+        self.c = float(c)
+        self.rollout_kind = rollout
+        if rollout != "random" and rollout not in table.player_kinds:
+            from cardcore.errors import TableError
+
+            raise TableError(f"ismcts: rollout={rollout!r} is no player kind of {table.game.name}")
+        self.sampler: Callable[[random.Random], DealState] | None = None  # set by the engine
+        self.scale = 1.0  # the largest deal result seen: rewards are divided by it
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+        if len(moves) == 1 or self.sampler is None:
+            return moves[0]
+        start = time.perf_counter()
+        root = _Node()
+        legal = set(moves)
+        done = 0
+        while True:
+            self._iterate(root, self.sampler(self.rng), legal)
+            done += 1
+            if self.ms:
+                if (time.perf_counter() - start) * 1000 >= self.ms:
+                    break
+            elif done >= self.iterations:
+                break
+        self.decisions += 1
+        self.seconds += time.perf_counter() - start
+        best = max(
+            (m for m in moves if m in root.children),
+            key=lambda m: (root.children[m].visits, root.children[m].total),
+            default=moves[0],
+        )
+        return best
+
+    def _iterate(self, root: _Node, state: DealState, legal: set[Move]) -> None:
+        table = self.table
+        node = root
+        path = [root]
+        first = True
+        # selection and expansion: one tree for the bot's information set
+        while not table.fast_is_deal_over(state):
+            moves = table.fast_legal_moves(state)
+            if first:
+                moves = [m for m in moves if m in legal] or moves  # the root: his real moves
+                first = False
+            for m in moves:
+                child = node.children.get(m)
+                if child is not None:
+                    child.available += 1
+            fresh = [m for m in moves if m not in node.children]
+            if fresh:
+                move = fresh[self.rng.randrange(len(fresh))]
+                child = node.children[move] = _Node()
+                child.available = 1
+                table.fast_apply_move(state, move)
+                path.append(child)
+                break
+            mine = self._mine(state)
+            move = max(moves, key=lambda m: self._uct(node.children[m], mine))
+            node = node.children[move]
+            table.fast_apply_move(state, move)
+            path.append(node)
+        reward = self._rollout(state)
+        for n in path:
+            n.visits += 1
+            n.total += reward
+        # a node's total is from the bot's side's view; _uct flips it for the others
+
+    def _mine(self, state: DealState) -> bool:
+        return self.table.side_of[state.to_act] == self.table.side_of[self.seat]
+
+    def _uct(self, node: _Node, mine: bool) -> float:
+        if not node.visits:
+            return math.inf
+        mean = node.total / node.visits
+        return (mean if mine else -mean) + self.c * math.sqrt(math.log(max(node.available, 1)) / node.visits)
+
+    def _rollout(self, state: DealState) -> float:
+        table = self.table
+        rng = self.rng
+        policy = self._policy(state)
+        steps = 0
+        while not table.fast_is_deal_over(state) and steps < 5000:
+            moves = table.fast_legal_moves(state)
+            move = policy(state, moves) if policy is not None else moves[rng.randrange(len(moves))]
+            table.fast_apply_move(state, move)
+            steps += 1
+        table.finish_deal(state)
+        points = [s.points for s in table.score_deal(state)]
+        mine = table.side_of[self.seat]
+        others = [p for i, p in enumerate(points) if i != mine]
+        diff = points[mine] - (sum(others) / len(others) if others else 0)
+        self.scale = max(self.scale, abs(diff))
+        return math.tanh(2 * diff / self.scale)
+
+    def _policy(self, state: DealState) -> Callable[[DealState, list[Move]], Move] | None:
+        if self.rollout_kind == "random":
+            return None
+        table = self.table
+        bots: dict[int, Any] = {}
+
+        def play(s: DealState, moves: list[Move]) -> Move:
+            bot = bots.get(s.to_act)
+            if bot is None:
+                bot = bots[s.to_act] = table.player_kinds[self.rollout_kind](table, s.to_act, self.rng)
+            obs = table.observe(s, s.to_act) if bot.needs_observation else None
+            return bot.choose(obs, tuple(moves))  # type: ignore[no-any-return]
+
+        return play

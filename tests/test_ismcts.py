@@ -1,0 +1,44 @@
+"""The ismcts bot: plays every game legally through the engine (which checks
+each move), deterministically for a seed and an iteration budget, and takes
+its options from the kind spec."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import cli_json, run_cli
+
+
+@pytest.mark.parametrize(
+    "game,players,deals",
+    [("paquet_voleur", 2, 2), ("carrousel", 2, 2), ("carrousel", 4, 1), ("canasta", 2, 1)],
+)
+def test_ismcts_plays_and_is_deterministic(game, players, deals):
+    iterations = "3" if game == "canasta" else "20"
+    args = (
+        "simulate", game, "--players", str(players), "--deals", str(deals), "--seed", "3", "--json",
+        "--seat", f"0=ismcts:iterations={iterations}", "--bot", "greedy",
+    )  # fmt: skip
+    a, b = cli_json(*args), cli_json(*args)
+    for x in (a, b):
+        x.pop("seconds"), x.pop("cpu_seconds")
+    assert a == b and a["deals"] == deals
+
+
+def test_ismcts_options():
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:depth=2")
+    assert code == 2 and "has no option 'depth'" in out and "iterations" in out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:rollout=clever")
+    assert code == 2 and "rollout='clever' is no player kind" in out
+    code, out = run_cli(
+        "simulate", "carrousel", "--players", "2", "--deals", "1", "--seed", "1",
+        "--seat", "0=ismcts:iterations=5,rollout=greedy",
+    )  # fmt: skip
+    assert code == 0, out
+
+
+def test_ismcts_beats_random_in_carrousel():
+    data = cli_json(
+        "simulate", "carrousel", "--players", "2", "--deals", "6", "--seed", "2", "--json",
+        "--seat", "0=ismcts:iterations=40", "--bot", "random",
+    )  # fmt: skip
+    assert data["points_total"][0] > data["points_total"][1]
