@@ -71,6 +71,7 @@ class IsmctsPlayer:
         self.scale = 1.0  # the largest deal result seen: rewards are divided by it
         self.decisions = 0
         self.seconds = 0.0
+        self.rejected = 0  # imagined deals dropped as impossible
 
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
         if len(moves) == 1 or self.sampler is None:
@@ -104,6 +105,11 @@ class IsmctsPlayer:
         # selection and expansion: one tree for the bot's information set
         while not table.fast_is_deal_over(state):
             moves = table.fast_legal_moves(state)
+            if not moves:
+                # an imagined deal that cannot be (a Canasta player who asked "May I go
+                # out?" given a hand that cannot): the sample is dropped
+                self.rejected += 1
+                return
             if first:
                 moves = [m for m in moves if m in legal] or moves  # the root: his real moves
                 first = False
@@ -146,6 +152,8 @@ class IsmctsPlayer:
         steps = 0
         while not table.fast_is_deal_over(state) and steps < 5000:
             moves = table.fast_legal_moves(state)
+            if not moves:
+                break  # an imagined deal that cannot go on: scored as it stands
             move = policy(state, moves) if policy is not None else moves[rng.randrange(len(moves))]
             table.fast_apply_move(state, move)
             steps += 1

@@ -10,13 +10,14 @@ from conftest import cli_json, run_cli
 
 @pytest.mark.parametrize(
     "game,players,deals",
-    [("paquet_voleur", 2, 2), ("carrousel", 2, 2), ("carrousel", 4, 1), ("canasta", 2, 1)],
+    [("paquet_voleur", 2, 2), ("carrousel", 2, 2), ("carrousel", 4, 1), ("canasta", 2, 1), ("canasta", 4, 1)],
 )
 def test_ismcts_plays_and_is_deterministic(game, players, deals):
     iterations = "3" if game == "canasta" else "20"
     args = (
         "simulate", game, "--players", str(players), "--deals", str(deals), "--seed", "3", "--json",
         "--seat", f"0=ismcts:iterations={iterations}", "--bot", "greedy",
+        *(("--seat", f"2=ismcts:iterations={iterations}") if players == 4 else ()),
     )  # fmt: skip
     a, b = cli_json(*args), cli_json(*args)
     for x in (a, b):
