@@ -32,13 +32,14 @@ if TYPE_CHECKING:
 
 
 class _Node:
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "points", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Move, _Node] = {}
         self.visits = 0
         self.available = 0
-        self.total = 0.0
+        self.total = 0.0  # the squashed results
+        self.points = 0.0  # the results in points: the deal's margin for the bot's side
 
 
 class IsmctsPlayer:
@@ -90,6 +91,7 @@ class IsmctsPlayer:
                 break
         self.decisions += 1
         self.seconds += time.perf_counter() - start
+        self.last_root = root
         best = max(
             (m for m in moves if m in root.children),
             key=lambda m: (root.children[m].visits, root.children[m].total),
@@ -130,10 +132,11 @@ class IsmctsPlayer:
             node = node.children[move]
             table.fast_apply_move(state, move)
             path.append(node)
-        reward = self._rollout(state)
+        reward, margin = self._rollout(state)
         for n in path:
             n.visits += 1
             n.total += reward
+            n.points += margin
         # a node's total is from the bot's side's view; _uct flips it for the others
 
     def _mine(self, state: DealState) -> bool:
@@ -145,7 +148,16 @@ class IsmctsPlayer:
         mean = node.total / node.visits
         return (mean if mine else -mean) + self.c * math.sqrt(math.log(max(node.available, 1)) / node.visits)
 
-    def _rollout(self, state: DealState) -> float:
+    def estimates(self) -> list[tuple[Move, int, float]]:
+        """The last decision's root moves, most tried first: (move, tries,
+        the mean margin in points its deals ended with)."""
+        root = getattr(self, "last_root", None)
+        if root is None:
+            return []
+        rows = [(m, n.visits, n.points / n.visits) for m, n in root.children.items() if n.visits]
+        return sorted(rows, key=lambda r: -r[1])
+
+    def _rollout(self, state: DealState) -> tuple[float, float]:
         table = self.table
         rng = self.rng
         policy = self._policy(state)
@@ -163,7 +175,7 @@ class IsmctsPlayer:
         others = [p for i, p in enumerate(points) if i != mine]
         diff = points[mine] - (sum(others) / len(others) if others else 0)
         self.scale = max(self.scale, abs(diff))
-        return math.tanh(2 * diff / self.scale)
+        return math.tanh(2 * diff / self.scale), diff
 
     def _policy(self, state: DealState) -> Callable[[DealState, list[Move]], Move] | None:
         if self.rollout_kind == "random":

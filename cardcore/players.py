@@ -142,8 +142,22 @@ class HumanPlayer:
             self.echo(click.style(line, bold=True) if use_color() else line)
         self.echo(self.hand_line)
 
+    sampler: Callable[[random.Random], Any] | None = None  # imagined deals, set by the engine
+
     def hint(self, observation: Observation, moves: Sequence[Move]) -> str:
-        """What the strongest bot of the game would play here, seeing what he sees."""
+        """What the strongest bot would play here, seeing what he sees: the
+        search bot (with its estimate in points for the moves it tried most),
+        else the game's greedy bot."""
+        if "ismcts" in self.table.player_kinds and self.sampler is not None:
+            make = self.table.player_kinds["ismcts"]
+            search = make(self.table, self.seat, random.Random(0), iterations=300)
+            search.sampler = self.sampler
+            move = search.choose(observation, moves)
+            rows = search.estimates()[:3]
+            said = "; ".join(
+                f"{show_text(self.table.move_text(m))} {points:+.1f} ({n} deals)" for m, n, points in rows
+            )
+            return f"ismcts would play {show_text(self.table.move_text(move))} — points it expects: {said}"
         kind = "greedy" if "greedy" in self.table.player_kinds else None
         if kind is None:
             return "this game has no bot to ask"

@@ -35,7 +35,7 @@ def test_undo_goes_back_to_the_previous_decision(tmp_path):
 
 def test_a_hint_names_the_bots_move():
     code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "4", input="h\nq\n")
-    assert code == 0 and "hint: greedy would play " in out
+    assert code == 0 and "hint: ismcts would play K♠ trails — points it expects: K♠ trails" in out
 
 
 def test_save_and_resume(tmp_path, monkeypatch):
