@@ -712,6 +712,62 @@ def simulate(
 
 
 @main.command()
+@click.argument("game")
+@click.option("--bot", "bots", multiple=True, required=True, help="A bot to measure (twice or more).")
+@click.option("--players", type=click.IntRange(1, 99), help="Number of players.")
+@click.option("--option", "options", multiple=True, type=OptionParam(), help="A game option.")
+@click.option("--house-rule", "house_rules", multiple=True, metavar="NAME", help="A house rule.")
+@click.option("--deals", type=click.IntRange(min=1), required=True, help="Decks per pairing.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True, help="Processes (0: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@friendly
+def arena(
+    game: str,
+    bots: tuple[str, ...],
+    players: int | None,
+    options: tuple[tuple[str, Any], ...],
+    house_rules: tuple[str, ...],
+    deals: int,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+) -> None:
+    """Measure bots on duplicate deals: the same decks played with the sides
+    turned, so that the luck of the cards cancels (see docs/BOTS.md)."""
+    from cardcore.arena import ArenaSpec, run
+    from cardcore.runner import make_player
+
+    if len(set(bots)) < 2:
+        raise UserError("name two different bots or more: --bot A --bot B")
+    table = _table_from_args(registry(), game, players, options, house_rules)
+    if len(table.sides) < 2:
+        raise UserError("the arena needs a table of two sides or more")
+    for bot in bots:
+        make_player(table, bot, 0, random.Random(0))  # an unknown kind or option: one line
+    spec = ArenaSpec(
+        table.game.name,
+        table.players,
+        tuple(sorted(table.options.model_dump(exclude_defaults=True).items())),
+        tuple(h.name for h in table.house_rules),
+        tuple(dict.fromkeys(bots)),
+        seed,
+    )
+    summary = run(spec, deals, jobs or os.cpu_count() or 1)
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(f"{table.game.title}, {table.players} players, {deals} decks per pairing, seed {seed}")
+    for row in summary["bots"]:
+        lo, hi = row["ci95"]
+        click.echo(
+            f"  {row['bot']:<28} margin {row['mean_margin']:+.2f} [{lo:+.2f}, {hi:+.2f}]  "
+            f"deals {row['deal_win_rate']:.0%}  sets {row['match_win_rate']:.0%}  "
+            f"{1000 * row['seconds_per_decision']:.1f} ms/decision  rating {summary['ratings'][row['bot']]}"
+        )
+
+
+@main.command()
 @click.argument("scenario", type=FilePath(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @friendly

@@ -1,0 +1,52 @@
+"""`cardcore arena`: duplicate deals and correct statistics."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import cli_json, run_cli
+
+from cardcore.arena import ArenaSpec, Result, bradley_terry, summarize
+
+
+def test_statistics_on_a_hand_made_run():
+    spec = ArenaSpec("carrousel", 2, (), (), ("A", "B"), 1)
+    results = [
+        Result(0, 0, 0, ("A", "B"), (10, 4)),  # A holds side 0: +6
+        Result(0, 0, 1, ("B", "A"), (7, 5)),  # the same deck, sides turned: A -2
+    ]
+    out = summarize(spec, 1, results, {"A": [0.5, 10], "B": [0.1, 10]})
+    a, b = out["bots"]
+    assert (a["bot"], a["mean_margin"], b["mean_margin"]) == ("A", 2.0, -2.0)
+    assert a["ci95"] == [pytest.approx(-5.84, abs=0.01), pytest.approx(9.84, abs=0.01)]
+    assert (a["deal_win_rate"], b["deal_win_rate"]) == (0.5, 0.5)
+    assert (a["match_win_rate"], b["match_win_rate"]) == (1.0, 0.0)  # +4 over the duplicate set
+    assert (a["seconds_per_decision"], b["seconds_per_decision"]) == (0.05, 0.01)
+    assert out["ratings"]["A"] > 1500 > out["ratings"]["B"]
+
+
+def test_bradley_terry_orders_a_cycle_free_tournament():
+    wins = {("x", "y"): 8, ("y", "x"): 2, ("y", "z"): 7, ("z", "y"): 3, ("x", "z"): 9, ("z", "x"): 1}
+    r = bradley_terry(["x", "y", "z"], wins)
+    assert r["x"] > r["y"] > r["z"] and sum(r.values()) / 3 == pytest.approx(1500, abs=0.5)
+
+
+def test_arena_json_is_duplicate_symmetric_and_the_same_for_any_jobs():
+    args = ("arena", "paquet_voleur", "--players", "2", "--bot", "greedy", "--bot", "random", "--deals", "20")
+    one = cli_json(*args, "--json", "--jobs", "1")
+    two = cli_json(*args, "--json", "--jobs", "2")
+    for data in (one, two):
+        for row in data["bots"]:
+            row.pop("seconds_per_decision")
+    assert one == two
+    g, r = one["bots"]
+    assert g["mean_margin"] == -r["mean_margin"] and g["deal_win_rate"] + r["deal_win_rate"] == 1
+    assert g["match_win_rate"] + r["match_win_rate"] == 1
+    assert g["ci95"][0] <= g["mean_margin"] <= g["ci95"][1]
+    assert set(one) == {"game", "players", "deals", "seed", "bots", "ratings"}
+
+
+def test_arena_refuses_bad_input():
+    code, out = run_cli("arena", "carrousel", "--bot", "greedy", "--deals", "2")
+    assert code == 2 and "two different bots" in out
+    code, out = run_cli("arena", "carrousel", "--bot", "greedy", "--bot", "clever", "--deals", "2")
+    assert code == 2 and "unknown player kind 'clever'" in out
