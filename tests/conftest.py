@@ -12,6 +12,18 @@ from cardcore.plugins import Registry, discover
 from cardcore.position import read_position
 
 POSITIONS = Path(__file__).parent / "positions"
+# every game at every player count (and Paquet voleur's partnerships): the
+# tables that the engine-wide checks (hidden information, sampling) run on
+EVERY_TABLE = [
+    ("paquet_voleur", 2, {}),
+    ("paquet_voleur", 4, {"partnerships": True}),
+    ("carrousel", 2, {}),
+    ("carrousel", 3, {}),
+    ("carrousel", 4, {}),
+    ("canasta", 2, {}),
+    ("canasta", 3, {}),
+    ("canasta", 4, {}),
+]
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import EVERY_TABLE
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -49,16 +50,7 @@ def leaks(table, state, seat) -> list[str]:
     return [n for n, k in named.items() if k > total[n] - hidden[n]]
 
 
-HIDDEN_INFO_TABLES = [
-    ("paquet_voleur", 2, {}),
-    ("paquet_voleur", 4, {"partnerships": True}),
-    ("carrousel", 2, {}),
-    ("carrousel", 3, {}),
-    ("carrousel", 4, {}),
-    ("canasta", 2, {}),
-    ("canasta", 3, {}),
-    ("canasta", 4, {}),
-]
+HIDDEN_INFO_TABLES = EVERY_TABLE
 
 
 def check_hidden_information(table, deals: int, seed: int) -> int:

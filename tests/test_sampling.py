@@ -11,20 +11,12 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import EVERY_TABLE
 
 from cardcore.runner import make_players
 from cardcore.table import Table
 
-TABLES = [
-    ("paquet_voleur", 2, {}),
-    ("paquet_voleur", 4, {"partnerships": True}),
-    ("carrousel", 2, {}),
-    ("carrousel", 3, {}),
-    ("carrousel", 4, {}),
-    ("canasta", 2, {}),
-    ("canasta", 3, {}),
-    ("canasta", 4, {}),
-]
+TABLES = EVERY_TABLE
 
 
 def _public(dump: dict) -> dict:
