@@ -115,7 +115,9 @@ def run(spec: ArenaSpec, deals: int, jobs: int = 1) -> dict[str, Any]:
     else:
         size = max(1, len(tasks) // (jobs * 4))
         chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        from cardcore.simulate import worker_start
+
+        with ProcessPoolExecutor(max_workers=jobs, initializer=worker_start) as pool:
             for got, spent in pool.map(play_tasks, [spec] * len(chunks), chunks):
                 results += got
                 for k, (sec, n) in spent.items():

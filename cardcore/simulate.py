@@ -150,8 +150,21 @@ class Serial(Backend):
         return _Done(play_chunk(spec, first, count))
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+def worker_start() -> None:
+    """A pool worker: Ctrl-C is the parent's to handle, and a worker whose
+    parent is gone (killed outright) stops instead of lingering."""
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 class ProcessPool(Backend):
@@ -161,7 +174,7 @@ class ProcessPool(Backend):
         from concurrent.futures import ProcessPoolExecutor
 
         self.workers = jobs
-        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_start)
 
     def submit(self, spec: SimSpec, first: int, count: int) -> Any:
         return self.pool.submit(play_chunk, spec, first, count)

@@ -102,3 +102,34 @@ def test_ray_backend_gives_the_same_json():
     finally:
         ray.shutdown()
     assert _strip(local) == _strip(on_ray)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_workers_stop_when_the_run_is_killed_outright():
+    proc = subprocess.Popen(
+        [CARDCORE, "simulate", "carrousel", "--matches", "100000", "--seed", "4", "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(2.5)
+    workers = [
+        int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _parent(int(pid)) == proc.pid
+    ]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(3)
+    assert workers and not [pid for pid in workers if _running(pid)]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _running(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
