@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import combinations
@@ -105,25 +106,41 @@ def play_tasks(spec: ArenaSpec, tasks: list[tuple[int, int]]) -> tuple[list[Resu
     return out, clock
 
 
-def run(spec: ArenaSpec, deals: int, jobs: int = 1) -> dict[str, Any]:
-    """Play the arena; return its JSON summary (the same for every ``jobs``)."""
+def run(
+    spec: ArenaSpec,
+    deals: int,
+    jobs: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play the arena; return its JSON summary (the same for every ``jobs``).
+
+    ``on_progress(n)`` is called as each chunk of ``n`` (pairing, deck) tasks ends.
+    """
     tasks = [(p, d) for p in range(len(pairings(spec.bots))) for d in range(deals)]
     results: list[Result] = []
     clock: dict[str, list[float]] = {}
+    size = max(1, len(tasks) // (jobs * 4)) if jobs > 1 else max(1, min(len(tasks) // 20, 50))
+    chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+
+    def take(got: list[Result], spent: dict[str, list[float]], n: int) -> None:
+        results.extend(got)
+        for k, (sec, count) in spent.items():
+            total = clock.setdefault(k, [0.0, 0.0])
+            total[0] += sec
+            total[1] += count
+        if on_progress is not None:
+            on_progress(n)
+
     if jobs == 1:
-        results, clock = play_tasks(spec, tasks)
+        for chunk in chunks:
+            take(*play_tasks(spec, chunk), len(chunk))
     else:
-        size = max(1, len(tasks) // (jobs * 4))
-        chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
         from cardcore.simulate import worker_start
 
         with ProcessPoolExecutor(max_workers=jobs, initializer=worker_start) as pool:
-            for got, spent in pool.map(play_tasks, [spec] * len(chunks), chunks):
-                results += got
-                for k, (sec, n) in spent.items():
-                    total = clock.setdefault(k, [0.0, 0.0])
-                    total[0] += sec
-                    total[1] += n
+            done = pool.map(play_tasks, [spec] * len(chunks), chunks)
+            for chunk, (got, spent) in zip(chunks, done, strict=True):
+                take(got, spent, len(chunk))
     return summarize(spec, deals, results, clock)
 
 

@@ -375,9 +375,7 @@ def _default_bot(table: Table) -> str:
     help="Write the game as JSON lines to FILE.",
 )
 @click.option("--table", "table_name", metavar="NAME", help="Play a table of the config file.")
-@click.option(
-    "--confirm-forced", is_flag=True, help="Wait for a keystroke even when only one move is legal."
-)
+@click.option("--confirm-forced", is_flag=True, help="Wait for a keystroke even when only one move is legal.")
 @click.option("--ascii", "ascii_cards", is_flag=True, help="Cards as 6S, not 6♠ (terminals without symbols).")
 @click.option(
     "--resume",
@@ -521,9 +519,7 @@ def play(
     # stops (or at `s`): the file never shows the other hands while he plays.
     # Without --log the game is kept in memory, for `s` to save it.
     private = "human" in kinds
-    log = GameLog(
-        log_file or io.StringIO(), table, kinds, seed, header=resume_path is None, private=private
-    )
+    log = GameLog(log_file or io.StringIO(), table, kinds, seed, header=resume_path is None, private=private)
     listeners.append(log)
     saved = [log_path or resume_path]
 
@@ -735,7 +731,7 @@ def arena(
 ) -> None:
     """Measure bots on duplicate deals: the same decks played with the sides
     turned, so that the luck of the cards cancels (see docs/BOTS.md)."""
-    from cardcore.arena import ArenaSpec, run
+    from cardcore.arena import ArenaSpec, pairings, run
     from cardcore.runner import make_player
 
     if len(set(bots)) < 2:
@@ -753,7 +749,12 @@ def arena(
         tuple(dict.fromkeys(bots)),
         seed,
     )
-    summary = run(spec, deals, jobs or os.cpu_count() or 1)
+    total = deals * len(pairings(spec.bots))
+    if as_json or not sys.stderr.isatty():
+        summary = run(spec, deals, jobs or os.cpu_count() or 1)
+    else:
+        with click.progressbar(length=total, label=f"{table.game.name} arena", file=sys.stderr) as bar:
+            summary = run(spec, deals, jobs or os.cpu_count() or 1, on_progress=bar.update)
     if as_json:
         click.echo(json.dumps(summary))
         return

@@ -50,3 +50,14 @@ def test_arena_refuses_bad_input():
     assert code == 2 and "two different bots" in out
     code, out = run_cli("arena", "carrousel", "--bot", "greedy", "--bot", "clever", "--deals", "2")
     assert code == 2 and "unknown player kind 'clever'" in out
+
+
+def test_progress_counts_every_pairing_and_deck_once():
+    from cardcore.arena import run
+
+    spec = ArenaSpec("paquet_voleur", 2, (), (), ("random", "greedy", "ismcts:iterations=2"), 3)
+    seen: list[int] = []
+    summary = run(spec, 7, on_progress=seen.append)
+    assert sum(seen) == 3 * 7  # three pairings of seven decks
+    assert len(seen) > 1  # reported as it goes, not once at the end
+    assert summary["deals"] == 7
