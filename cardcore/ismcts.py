@@ -12,7 +12,9 @@ the root is played.
 Options (``ismcts:iterations=400``, ``ismcts:ms=200,rollout=greedy``):
 ``iterations`` (default 200), ``ms`` (a time budget per decision instead;
 then the choices depend on the machine's speed), ``rollout`` (``random`` or a
-bot kind of the game, e.g. ``greedy``), ``c`` (exploration, default 0.7).
+bot kind of the game, e.g. ``greedy``), ``c`` (exploration, default 0.7),
+``prior`` (a bot kind of the game, e.g. ``greedy``, asked once per decision:
+its move is tried first at the root and wins ties; ``none`` by default).
 Deterministic for a seed and an iteration budget.
 """
 
@@ -56,6 +58,7 @@ class IsmctsPlayer:
         ms: float = 0,
         rollout: str = "random",
         c: float = 0.7,
+        prior: str = "none",
     ) -> None:
         self.table = table
         self.seat = seat
@@ -68,6 +71,13 @@ class IsmctsPlayer:
             from cardcore.errors import TableError
 
             raise TableError(f"ismcts: rollout={rollout!r} is no player kind of {table.game.name}")
+        self.prior: Any = None
+        if prior != "none":
+            if prior not in table.player_kinds or prior == "ismcts":
+                from cardcore.errors import TableError
+
+                raise TableError(f"ismcts: prior={prior!r} is no player kind of {table.game.name}")
+            self.prior = table.player_kinds[prior](table, seat, random.Random(rng.random()))
         self.sampler: Callable[[random.Random], DealState] | None = None  # set by the engine
         self.scale = 1.0  # the largest deal result seen: rewards are divided by it
         self.decisions = 0
@@ -80,9 +90,12 @@ class IsmctsPlayer:
         start = time.perf_counter()
         root = _Node()
         legal = set(moves)
+        hint = None
+        if self.prior is not None:
+            hint = self.prior.choose(observation if self.prior.needs_observation else None, tuple(moves))
         done = 0
         while True:
-            self._iterate(root, self.sampler(self.rng), legal)
+            self._iterate(root, self.sampler(self.rng), legal, hint)
             done += 1
             if self.ms:
                 if (time.perf_counter() - start) * 1000 >= self.ms:
@@ -94,12 +107,12 @@ class IsmctsPlayer:
         self.last_root = root
         best = max(
             (m for m in moves if m in root.children),
-            key=lambda m: (root.children[m].visits, root.children[m].total),
-            default=moves[0],
+            key=lambda m: (root.children[m].visits, m == hint, root.children[m].total),
+            default=hint if hint is not None else moves[0],
         )
         return best
 
-    def _iterate(self, root: _Node, state: DealState, legal: set[Move]) -> None:
+    def _iterate(self, root: _Node, state: DealState, legal: set[Move], hint: Move | None = None) -> None:
         table = self.table
         node = root
         path = [root]
@@ -121,7 +134,10 @@ class IsmctsPlayer:
                     child.available += 1
             fresh = [m for m in moves if m not in node.children]
             if fresh:
-                move = fresh[self.rng.randrange(len(fresh))]
+                if node is root and hint in fresh:
+                    move = hint  # the prior's move is tried first
+                else:
+                    move = fresh[self.rng.randrange(len(fresh))]
                 child = node.children[move] = _Node()
                 child.available = 1
                 table.fast_apply_move(state, move)

@@ -43,3 +43,37 @@ def test_ismcts_beats_random_in_carrousel():
         "--seat", "0=ismcts:iterations=40", "--bot", "random",
     )  # fmt: skip
     assert data["points_total"][0] > data["points_total"][1]
+
+
+@pytest.mark.parametrize("game", ["carrousel", "canasta", "paquet_voleur"])
+def test_a_prior_is_tried_first_and_wins_ties(registry, game):
+    """With one iteration, ``prior=greedy`` plays greedy's move: it is the
+    root's first child and the only one tried."""
+    import random
+
+    from cardcore.ismcts import IsmctsPlayer
+    from cardcore.table import Table
+
+    table = Table.from_names(registry, game, 2)
+    state = table.new_match(4).start_deal()
+    seat = state.to_act
+    for _ in range(6):  # a few positions of the deal
+        moves = tuple(table.legal_moves(state))
+        rng = random.Random(9)
+        bot = IsmctsPlayer(table, seat, rng, iterations=1, prior="greedy")
+        bot.sampler = lambda r, state=state: table.sample_state(state, seat, r)
+        same = table.player_kinds["greedy"](table, seat, random.Random(random.Random(9).random()))
+        observation = table.observe(state, seat)
+        expected = same.choose(observation if same.needs_observation else None, moves)
+        assert bot.choose(observation, moves) == expected
+        while not table.is_deal_over(state):
+            state = table.apply(state, table.legal_moves(state)[0])
+            if state.to_act == seat:
+                break
+        if table.is_deal_over(state):
+            break
+
+
+def test_a_prior_must_be_a_kind_of_the_game():
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:prior=oracle")
+    assert code == 2 and "prior='oracle' is no player kind" in out
