@@ -6,6 +6,6 @@ from setuptools import find_packages, setup
 
 plugins = find_packages("plugins")
 setup(
-    packages=["cardcore", "cardcore_plugins", *(f"cardcore_plugins.{p}" for p in plugins)],
+    packages=["cardcore", "cardcore.web", "cardcore_plugins", *(f"cardcore_plugins.{p}" for p in plugins)],
     package_dir={"cardcore": "cardcore", "cardcore_plugins": "plugins"},
 )

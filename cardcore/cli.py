@@ -259,32 +259,9 @@ def main(ctx: click.Context) -> None:
 @friendly
 def games(as_json: bool) -> None:
     """List the installed games, their player counts and options."""
-    reg = registry()
-    rows: list[dict[str, Any]] = []
-    for name in sorted(reg.games):
-        g = reg.games[name]
-        schema = g.options_model.model_json_schema()
-        options = {
-            key: {
-                "type": prop.get("type", "any"),
-                "default": prop.get("default"),
-                "description": prop.get("description", ""),
-                **({"enum": prop["enum"]} if "enum" in prop else {}),
-            }
-            for key, prop in schema.get("properties", {}).items()
-        }
-        rows.append(
-            {
-                "name": g.name,
-                "title": g.title,
-                "min_players": g.min_players,
-                "max_players": g.max_players,
-                "default_players": g.default_players,
-                "summary": g.summary,
-                "options": options,
-                "house_rules": [h.name for h in reg.house_rules_for(name)],
-            }
-        )
+    from cardcore.plugins import game_catalog
+
+    rows = game_catalog(registry())
     if as_json:
         click.echo(json.dumps({"games": rows}, indent=2))
         return
@@ -524,8 +501,10 @@ def play(
     saved = [log_path or resume_path]
 
     def save() -> str:
+        from cardcore.files import free_name
+
         if saved[0] is None:  # no log file yet: a new one, never an existing one
-            path = _free_name(Path(f"{table.game.name}-{seed}.jsonl"))
+            path = free_name(Path(f"{table.game.name}-{seed}.jsonl"))
             stream = path.open("x", encoding="utf-8")
             stream.write(log.stream.getvalue())  # type: ignore[attr-defined]  # the header
             log.stream = stream
@@ -558,16 +537,6 @@ def play(
             _close_log(log.stream)
         if log_file:
             _close_log(log_file)
-
-
-def _free_name(path: Path) -> Path:
-    """``path``, or ``name-2.ext``, ``name-3.ext`` … the first that does not exist."""
-    k = 1
-    candidate = path
-    while candidate.exists():
-        k += 1
-        candidate = path.with_name(f"{path.stem}-{k}{path.suffix}")
-    return candidate
 
 
 def _close_log(f: IO[str]) -> None:
@@ -766,6 +735,144 @@ def arena(
             f"deals {row['deal_win_rate']:.0%}  sets {row['match_win_rate']:.0%}  "
             f"{1000 * row['seconds_per_decision']:.1f} ms/decision  rating {summary['ratings'][row['bot']]}"
         )
+
+
+@main.command()
+@click.argument("game", required=False)
+@table_options
+@click.option(
+    "--table", "table_names", multiple=True, metavar="NAME", help="Open a table of games.yaml (repeatable)."
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; 0.0.0.0 lets the other machines of your network in.",
+)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one)."
+)
+@click.option("--seed", type=int, help="Random seed of the tables opened here (default: a new one each).")
+@click.option(
+    "--log-dir",
+    type=FilePath(file_okay=False, path_type=Path),
+    default="cardcore-logs",
+    show_default=True,
+    help="Folder of the tables' game logs (one JSON-lines file per table).",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.6,
+    show_default=True,
+    help="Seconds between bot moves while people play, so that they can follow.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=FilePath(dir_okay=False, path_type=Path),
+    default=DEFAULT_CONFIG,
+    show_default=True,
+    help="The tables file.",
+)
+@friendly
+def serve(
+    game: str | None,
+    players: int | None,
+    seats: tuple[tuple[int, str], ...],
+    options: tuple[tuple[str, Any], ...],
+    house_rules: tuple[str, ...],
+    table_names: tuple[str, ...],
+    host: str,
+    port: int,
+    seed: int | None,
+    log_dir: Path,
+    bot_delay: float,
+    config_path: Path,
+) -> None:
+    """Serve tables in the browser: a lobby, and a secret link per person's seat.
+
+    With GAME (and --players, --seat, --option, --house-rule) or --table NAME
+    it opens that table and prints the link of each person's seat and the
+    spectators' link; with neither it opens on the lobby, where a table is
+    made. Bots take the seats that are not people's (GAME: you at seat 0, as
+    in `cardcore play`; --seat 1=human for a friend). Ctrl-C stops: every
+    table's log keeps what was played.
+    """
+    import socket
+
+    from cardcore.errors import CardcoreError
+
+    try:
+        import uvicorn
+
+        from cardcore.web.app import create_app
+        from cardcore.web.lobby import Lobby, default_names
+    except ImportError as err:
+        raise CardcoreError(f"cardcore serve needs {err.name}: pip install cardcore (it brings it)") from None
+    if game and table_names:
+        raise CardcoreError("give either GAME or --table, not both")
+    reg = registry()
+    lobby = Lobby(reg, config_path, log_dir, bot_delay)
+    opened = []
+    try:
+        if game:
+            table = _table_from_args(reg, game, players, options, house_rules)
+            kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
+            for seat, kind in parse_seats(seats, table.players).items():
+                kinds[seat] = kind
+            from cardcore.runner import make_player
+
+            for seat, kind in enumerate(kinds):
+                try:
+                    make_player(table, kind, seat, random.Random(0))
+                except CardcoreError as err:
+                    raise CardcoreError(f"--seat {seat}={kind}: {err}") from None
+            table.names = default_names(table, kinds)
+            opened.append(lobby.start(table, kinds, seed if seed is not None else fresh_seed(), game))
+        elif players is not None or seats or options or house_rules:
+            raise CardcoreError("--players, --seat, --option and --house-rule go with GAME")
+        for name in table_names:
+            opened.append(lobby.open_config(name, seed))
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except (OSError, OverflowError) as err:
+            sock.close()
+            hint = f"; try --port {port + 1}" if getattr(err, "errno", None) == 98 else ""
+            why = getattr(err, "strerror", None) or err
+            raise CardcoreError(f"cannot listen on {host}:{port} ({why}){hint}") from None
+        port = sock.getsockname()[1]
+        base = f"http://{_link_host(host)}:{port}"
+        for session in opened:
+            click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
+            for seat_no, token in session.links.items():
+                click.echo(f"  {session.table.names[seat_no]} (seat {seat_no}): {base}/seat/{token}")
+            click.echo(f"  watch: {base}/watch/{session.watch_link}")
+            if session.log_path is not None:
+                click.echo(f"  log: {session.log_path}")
+        click.echo(f"Lobby: {base}/   (Ctrl-C stops the server)", nl=True)
+        config = uvicorn.Config(
+            create_app(lobby), log_level="warning", ws_max_size=65536, lifespan="off", access_log=False
+        )
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn stops, then raises it again
+            uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        lobby.close()
+    click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
+
+
+def _link_host(host: str) -> str:
+    """The address to print in a link: the machine's own for 0.0.0.0."""
+    import socket
+
+    if host not in ("0.0.0.0", "::", ""):
+        return f"[{host}]" if ":" in host else host
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return socket.gethostname()
 
 
 @main.command()

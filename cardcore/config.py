@@ -65,7 +65,8 @@ def schema() -> dict[str, Any]:
     return ConfigFile.model_json_schema()
 
 
-def _load(path: Path) -> ConfigFile:
+def load_config(path: Path) -> ConfigFile:
+    """The tables file, checked for its shape (each table's game not yet)."""
     data = read_data(path)
     try:
         return ConfigFile.model_validate(data)
@@ -99,7 +100,7 @@ def build_table(cfg: TableConfig, registry: Registry) -> tuple[Table, list[str]]
 def check_config(path: Path, registry: Registry) -> list[str]:
     """Every problem of the file, one line each (empty when the file is valid)."""
     try:
-        cfg = _load(path)
+        cfg = load_config(path)
     except CardcoreError as err:
         return str(err).splitlines()
     problems = []
@@ -123,7 +124,7 @@ def load_table(
     ``options`` (from ``--option``) override the table's; ``house_rules``
     (from ``--house-rule``) come after the table's own.
     """
-    cfg = _load(path)
+    cfg = load_config(path)
     if name not in cfg.tables:
         known = ", ".join(sorted(cfg.tables)) or "none"
         raise CardcoreError(f"{path}: no table {name!r}; tables: {known}")

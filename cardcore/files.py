@@ -108,3 +108,13 @@ def _check_shape(data: Any, path: Path) -> Any:
         elif isinstance(value, list):
             stack.extend((v, depth + 1) for v in value)
     return data
+
+
+def free_name(path: Path) -> Path:
+    """``path``, or ``name-2.ext``, ``name-3.ext`` … the first that does not exist."""
+    k = 1
+    candidate = path
+    while candidate.exists():
+        k += 1
+        candidate = path.with_name(f"{path.stem}-{k}{path.suffix}")
+    return candidate

@@ -165,3 +165,35 @@ def package_of(module: str) -> str | None:
     except Exception:  # metadata of a broken install: no name to give
         return None
     return names[0] if names else None
+
+
+def game_catalog(reg: Registry) -> list[dict[str, Any]]:
+    """Each installed game as data (``cardcore games --json``, the web lobby):
+    name, title, player counts, summary, options (type, default, description,
+    choices) and house rules."""
+    rows: list[dict[str, Any]] = []
+    for name in sorted(reg.games):
+        g = reg.games[name]
+        schema = g.options_model.model_json_schema()
+        options = {
+            key: {
+                "type": prop.get("type", "any"),
+                "default": prop.get("default"),
+                "description": prop.get("description", ""),
+                **({"enum": prop["enum"]} if "enum" in prop else {}),
+            }
+            for key, prop in schema.get("properties", {}).items()
+        }
+        rows.append(
+            {
+                "name": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "default_players": g.default_players,
+                "summary": g.summary,
+                "options": options,
+                "house_rules": [h.name for h in reg.house_rules_for(name)],
+            }
+        )
+    return rows

@@ -58,3 +58,4 @@ def test_a_new_game_folder_lands_in_the_wheel(tmp_path):
         assert f"cardcore_plugins/{game}/game.py" in names
         assert f"cardcore_plugins/{game}/rules.md" in names  # the rules page (cardcore rules GAME)
     assert "cardcore/py.typed" in names
+    assert "cardcore/web/static/table.js" in names  # the browser table's pages ship in the wheel

@@ -1,0 +1,181 @@
+"""The web server (Starlette): the lobby, the table pages, one websocket per
+seat, and the static assets (shipped in the package: no CDN, works offline).
+
+    GET  /                 the lobby: running tables, a form to open one
+    GET  /api/catalog      games, options, house rules, player kinds, tables of games.yaml
+    GET  /api/tables       running tables (no secret link in it but the spectators')
+    POST /api/tables       open a table: {"table": NAME} or a table's fields
+    GET  /seat/<token>     a person's table page (his secret link)
+    GET  /watch/<token>    the spectators' page
+    WS   /ws/<token>       frames out, messages in (see ``session``)
+
+An unknown link gets a 404 page (and on the websocket, an error then close
+code 4404); a bad message gets an error frame and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from cardcore.errors import CardcoreError
+from cardcore.text import one_line
+from cardcore.web.lobby import Lobby
+from cardcore.web.session import Subscriber
+
+MAX_MESSAGE = 4096  # characters: a move message is some forty
+MAX_BODY = 65536  # bytes of a table's form
+_KICK = object()
+STATIC = resources.files("cardcore.web") / "static"
+
+
+def page(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def not_found(what: str) -> HTMLResponse:
+    body = page("missing.html").replace("{{what}}", what)
+    return HTMLResponse(body, status_code=404)
+
+
+def create_app(lobby: Lobby) -> Starlette:
+    """The server's application over ``lobby`` (its tables)."""
+
+    async def lobby_page(request: Request) -> Response:
+        return HTMLResponse(page("lobby.html"))
+
+    async def catalog(request: Request) -> Response:
+        return JSONResponse(lobby.catalog())
+
+    async def tables(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse({"tables": lobby.tables()})
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return JSONResponse({"error": "the form is too large"}, status_code=413)
+        try:
+            data = json.loads(body)
+            session = await asyncio.to_thread(lobby.open_data, data)
+        except (ValueError, UnicodeDecodeError):
+            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+        except CardcoreError as err:
+            return JSONResponse({"error": one_line(str(err))}, status_code=400)
+        return JSONResponse(links(session), status_code=201)
+
+    async def seat_page(request: Request) -> Response:
+        found = lobby.find(request.path_params["token"])
+        if found is None or found[1] is None:
+            return not_found("seat")
+        return HTMLResponse(page("table.html"))
+
+    async def watch_page(request: Request) -> Response:
+        found = lobby.find(request.path_params["token"])
+        if found is None or found[1] is not None:
+            return not_found("table")
+        return HTMLResponse(page("table.html"))
+
+    async def socket(ws: WebSocket) -> None:
+        await ws.accept()
+        found = lobby.find(ws.path_params["token"])
+        if found is None:
+            await ws.send_json(
+                {"type": "error", "error": "unknown link: no such seat or table", "fatal": True}
+            )
+            await ws.close(code=4404)
+            return
+        session, seat = found
+        loop = asyncio.get_running_loop()
+        out: asyncio.Queue[Any] = asyncio.Queue()
+
+        def push(frame: Any) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closing: nobody to send to
+                loop.call_soon_threadsafe(out.put_nowait, frame)
+
+        sub = Subscriber(seat, push, kick=lambda: push(_KICK))
+        session.connect(sub)
+        sender = asyncio.create_task(_send(ws, out))
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    out.put_nowait({"type": "error", "error": "send text: a JSON object"})
+                    continue
+                error = answer(session, seat, text)
+                if error:
+                    out.put_nowait({"type": "error", "error": error})
+                if sender.done():
+                    break
+        except Exception:  # the connection broke: the seat waits for him to come back
+            pass
+        finally:
+            session.disconnect(sub)
+            sender.cancel()
+            with contextlib.suppress(BaseException):
+                await sender
+
+    routes = [
+        Route("/", lobby_page),
+        Route("/favicon.ico", lambda request: RedirectResponse("/static/icon.svg")),
+        Route("/api/catalog", catalog),
+        Route("/api/tables", tables, methods=["GET", "POST"]),
+        Route("/seat/{token}", seat_page),
+        Route("/watch/{token}", watch_page),
+        WebSocketRoute("/ws/{token}", socket),
+        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+
+    async def missing(request: Request, exc: Exception) -> Response:
+        return not_found("page")
+
+    return Starlette(routes=routes, exception_handlers={404: missing})
+
+
+def answer(session: Any, seat: int | None, text: str) -> str | None:
+    """A message's text → None (taken) or the error to send back."""
+    if len(text) > MAX_MESSAGE:
+        return f"message too long ({len(text)} characters)"
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return "not JSON: " + one_line(text, 40)
+    result: str | None = session.submit(seat, message)
+    return result
+
+
+async def _send(ws: WebSocket, out: asyncio.Queue[Any]) -> None:
+    while True:
+        frame = await out.get()
+        if frame is _KICK:
+            await ws.send_json(
+                {"type": "error", "error": "this seat was opened in another window", "fatal": True}
+            )
+            await ws.close(code=4001)
+            return
+        await ws.send_json(frame)
+
+
+def links(session: Any) -> dict[str, Any]:
+    """A new table's links: one secret link per person's seat, and the spectators'."""
+    return {
+        "id": session.id,
+        "name": session.name,
+        "game": session.table.game.name,
+        "seats": [
+            {"seat": seat, "name": session.table.names[seat], "link": f"/seat/{token}"}
+            for seat, token in session.links.items()
+        ],
+        "watch": f"/watch/{session.watch_link}",
+    }

@@ -1,0 +1,451 @@
+"""One table played over the network: the engine's loop in a thread of its
+own, people's decisions arriving as messages, what each seat may see sent as
+frames.
+
+The game thread runs ``runner.play_match`` exactly as ``cardcore play`` does:
+bots choose in that thread, and a person's seat is a ``WebPlayer`` whose
+``choose`` waits for his message. The state is only ever read in that thread:
+at each step (a deal dealt, a move played, a decision to make, a deal's end)
+it computes every person's view and the spectators' (``Table.observe`` /
+``Table.spectate``, the engine contract) and keeps them as JSON data. A frame
+is built from those, so a connection never reaches the state and a seat only
+ever receives its own view and its own legal moves.
+
+Frames (``{"type": "state", ...}``, see ``TableSession.frame``) and errors
+(``{"type": "error", "error"}``) go out; messages come in:
+
+    {"type": "move", "decision": D, "index": I}   one of the listed moves
+    {"type": "next"}                              ready for the next deal
+    {"type": "new_match"}                         after a match: play another
+
+A message that is not one of these, or a move that is not in the list, gets
+an error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from cardcore.game import DealState, Observation
+from cardcore.log import GameLog
+from cardcore.match import DealResult, Match
+from cardcore.moves import Move
+from cardcore.players import QuitGame
+from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
+from cardcore.table import Table
+from cardcore.text import describe, one_line
+
+HISTORY = 200  # lines of "what happened" (this deal's) a frame carries at most
+PHASES = ("starting", "playing", "deal_over", "match_over", "stopped", "error")
+
+
+class Subscriber:
+    """One connection: the seat it holds (None: a spectator) and how to send
+    it a frame. ``push`` is called from any thread and must not block (the web
+    layer hands the frame to its event loop); ``kick`` tells the connection
+    that another one took its seat."""
+
+    def __init__(self, seat: int | None, push: Callable[[dict[str, Any]], None], kick: Callable[[], None]):
+        self.seat = seat
+        self.push = push
+        self.kick = kick
+
+
+class WebPlayer:
+    """A person's seat: waits for his move (``TableSession.submit``)."""
+
+    needs_observation = False  # the session computes the views itself
+
+    def __init__(self, session: TableSession, seat: int) -> None:
+        self.session = session
+        self.seat = seat
+
+    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+        return self.session._wait_for_move(self.seat, moves)
+
+
+_STOP = object()
+
+
+class TableSession:
+    """A table of people (each with a secret link) and bots, played in a
+    thread; ``frame(seat)`` is what that seat may see now."""
+
+    def __init__(
+        self,
+        table: Table,
+        kinds: list[str],
+        seed: int,
+        *,
+        name: str,
+        table_id: str | None = None,
+        log_path: Path | None = None,
+        bot_delay: float = 0.0,
+    ) -> None:
+        self.table = table
+        self.kinds = kinds
+        self.seed = seed
+        self.name = name
+        self.id = table_id or secrets.token_hex(4)
+        self.people = [i for i, k in enumerate(kinds) if parse_kind(k)[0] == "human"]
+        self.links = {seat: secrets.token_urlsafe(16) for seat in self.people}  # seat → secret token
+        self.watch_link = secrets.token_urlsafe(12)  # spectators: the public view only
+        self.bot_delay = bot_delay
+        self.log_path = log_path
+        # everything below is guarded by the condition's lock
+        self._cond = threading.Condition(threading.RLock())
+        self._inbox: dict[int, queue.Queue[Any]] = {s: queue.Queue() for s in self.people}
+        self._pending: dict[int, tuple[int, tuple[Move, ...], list[dict[str, Any]]]] = {}
+        self._decision = 0
+        self._version = 0  # bumped each time the views are computed anew
+        self._views: dict[int | None, dict[str, Any]] = {}
+        self._history: list[dict[str, Any]] = []
+        self._phase = "starting"
+        self._match_number = 0
+        self._deal = 0
+        self._scores = [0] * len(table.sides)
+        self._dealer = 0
+        self._result: dict[str, Any] | None = None
+        self._winners: list[int] | None = None
+        self._ready: set[int] = set()
+        self._again = False
+        self._stopping = False
+        self._error = ""
+        self._subs: list[Subscriber] = []
+        self._state: DealState | None = None
+        self._spectator_view: Observation | None = None  # for the game's events between moves
+        self._thread: threading.Thread | None = None
+        self._log_file: IO[str] | None = None
+        self.log: GameLog | None = None
+        # tests: called in the game thread with (version, state) each time the
+        # views are computed, to check a frame against what was hidden then
+        self.audit: Callable[[int, DealState], None] | None = None
+        self._info = {
+            "id": self.id,
+            "name": name,
+            "game": table.game.name,
+            "title": table.game.title,
+            "players": table.players,
+            "names": list(table.names),
+            "sides": [list(s) for s in table.sides],
+            "options": table.options.model_dump(exclude_defaults=True),
+            "house_rules": [h.name for h in table.house_rules],
+            "goal": table.goal(),
+            "suits_matter": getattr(table.plugin, "suits_matter", True),
+        }
+
+    # ---- the game thread ------------------------------------------------
+    def start(self) -> None:
+        """Open the log and start playing (bots move at once, people are waited for)."""
+        if self.log_path is not None:
+            self._log_file = self.log_path.open("x", encoding="utf-8")  # never overwrite a log
+            # with people at the table a match's lines are written when it
+            # ends or the table stops: the file never shows the hands in play
+            self.log = GameLog(self._log_file, self.table, self.kinds, self.seed, private=bool(self.people))
+        self._thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
+        self._thread.start()
+
+    def _players(self, seed: int) -> list[Any]:
+        return [
+            WebPlayer(self, seat)
+            if seat in self.people
+            else make_player(self.table, k, seat, bot_rng(seed, seat))
+            for seat, k in enumerate(self.kinds)
+        ]
+
+    def _run(self) -> None:
+        from cardcore.simulate import match_seed
+
+        listeners: list[Listener] = [_Watcher(self)]
+        if self.log is not None:
+            listeners.insert(0, self.log)  # written (and synced) before the deal's pause
+        try:
+            while True:
+                with self._cond:
+                    self._match_number += 1
+                    number = self._match_number
+                seed = self.seed if number == 1 else match_seed(self.seed, number - 1)
+                match, _ = play_match(self.table, self._players(seed), seed, listeners, number=number)
+                with self._cond:
+                    self._phase = "match_over"
+                    self._winners = match.winners()
+                    self._scores = list(match.scores)
+                    self._again = False
+                    self._publish()
+                    while not self._again and not self._stopping:
+                        self._cond.wait()
+                    if self._stopping:
+                        return
+        except QuitGame:
+            pass
+        except Exception as err:  # a bug in a game or a bot: the table stops, the server goes on
+            with self._cond:
+                self._phase = "error"
+                self._error = f"this table stopped: {describe(err)}"
+                self._publish()
+        finally:
+            with self._cond:
+                if self._phase != "error":
+                    self._phase = "stopped"
+                self._publish()
+            self._close_log()
+
+    def _close_log(self) -> None:
+        if self.log is not None:
+            with contextlib.suppress(Exception):
+                self.log.close()  # what a private log held: nothing played is lost
+        if self._log_file is not None:
+            with contextlib.suppress(OSError):
+                self._log_file.close()
+            self._log_file = None
+
+    def _refresh(self, state: DealState) -> None:
+        """The game thread, at a step: every view computed anew from ``state``."""
+        table = self.table
+        order = getattr(table.plugin, "hand_order", None)
+        views: dict[int | None, dict[str, Any]] = {}
+        for seat in self.people:
+            obs = table.observe(state, seat)
+            view = obs.to_json()
+            if order is not None:  # the hand as a person holds it (the game's order)
+                view["hand"] = [c.name for c in sorted(obs.hand, key=order)]
+            views[seat] = view
+        views[None] = table.spectate(state).to_json()
+        with self._cond:
+            self._version += 1
+            self._views = views
+            if self.audit is not None:
+                self.audit(self._version, state)
+            self._publish()
+
+    def _wait_for_move(self, seat: int, moves: Sequence[Move]) -> Move:
+        listed = tuple(moves)
+        data = [{"index": i, **self.table.move_json(m)} for i, m in enumerate(listed)]
+        inbox = self._inbox[seat]
+        with self._cond:
+            if self._stopping:
+                raise QuitGame
+            self._decision += 1
+            self._pending[seat] = (self._decision, listed, data)
+            self._phase = "playing"
+            self._publish()
+        got = inbox.get()
+        if got is _STOP:
+            raise QuitGame
+        move: Move = got
+        return move
+
+    def _say(self, text: str, seat: int | None = None, kind: str = "move") -> None:
+        self._history.append({"seat": seat, "text": text, "kind": kind})
+        del self._history[:-HISTORY]
+
+    def _wait_between_deals(self, match: Match) -> None:
+        with self._cond:
+            if not self.people:  # bots only: a short pause for the spectators
+                self._cond.wait(timeout=self.bot_delay * 5)
+            while not self._stopping and self.people and not self._ready.issuperset(self.people):
+                self._cond.wait()
+            if self._stopping:
+                raise QuitGame
+            self._ready.clear()
+
+    # ---- any thread -----------------------------------------------------
+    def submit(self, seat: int | None, message: Any) -> str | None:
+        """A message from the connection of ``seat``: None if taken, else the
+        error to send back (nothing changed)."""
+        if not isinstance(message, dict):
+            return "expected a JSON object with a type: move, next or new_match"
+        kind = message.get("type")
+        if seat is None:
+            return "a spectator's link cannot play"
+        with self._cond:
+            if kind == "move":
+                return self._take_move(seat, message)
+            if kind == "next":
+                if self._phase != "deal_over":
+                    return "the deal is not over"
+                self._ready.add(seat)
+            elif kind == "new_match":
+                if self._phase != "match_over":
+                    return "the match is not over"
+                self._again = True
+            else:
+                return f"unknown message type {one_line(str(kind), 40)!r}; expected move, next or new_match"
+            self._cond.notify_all()
+            self._publish()
+            return None
+
+    def _take_move(self, seat: int, message: dict[str, Any]) -> str | None:
+        pending = self._pending.get(seat)
+        if pending is None:
+            return "it is not your turn to move"
+        decision, moves, _ = pending
+        if message.get("decision") != decision:
+            return "that move was for an earlier decision; choose again"
+        index = message.get("index")
+        if type(index) is not int or not 0 <= index < len(moves):
+            return f"no move {one_line(str(index), 20)!r} in the list of {len(moves)} legal moves"
+        del self._pending[seat]
+        self._inbox[seat].put(moves[index])
+        self._publish()
+        return None
+
+    def connect(self, sub: Subscriber) -> None:
+        """A connection opens: it gets the current frame at once. A seat has
+        one connection: a newer one takes it over (the older is told)."""
+        with self._cond:
+            if sub.seat is not None:
+                for old in [s for s in self._subs if s.seat == sub.seat]:
+                    self._subs.remove(old)
+                    old.kick()
+            self._subs.append(sub)
+            self._publish()
+
+    def disconnect(self, sub: Subscriber) -> None:
+        """A connection closed; a person's seat waits for him to come back."""
+        with self._cond:
+            if sub in self._subs:
+                self._subs.remove(sub)
+                self._publish()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the table: the game thread ends and the log keeps every move played."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        for inbox in self._inbox.values():
+            inbox.put(_STOP)
+        if self._thread is not None:
+            self._thread.join(timeout)
+        else:
+            self._close_log()
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    def connected(self, seat: int) -> bool:
+        with self._cond:
+            return any(s.seat == seat for s in self._subs)
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it: nothing secret (no seat link)."""
+        with self._cond:
+            return {**self._info, "seats": self._seats(), "phase": self._phase, "watch": self.watch_link}
+
+    def _seats(self) -> list[dict[str, Any]]:
+        here = {s.seat for s in self._subs}
+        return [
+            {
+                "name": self.table.names[i],
+                "kind": "person" if i in self.people else k,
+                "person": i in self.people,
+                "connected": i in here if i in self.people else True,
+            }
+            for i, k in enumerate(self.kinds)
+        ]
+
+    def frame(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see now: the table, its own
+        view, its own legal moves when it is to decide, what happened, the
+        scores, and the state of the match."""
+        with self._cond:
+            pending = self._pending.get(seat) if seat is not None else None
+            view = self._views.get(seat, self._views.get(None))
+            return {
+                "type": "state",
+                "seq": self._version,
+                "table": self._info,
+                "you": seat,
+                "view": view,
+                "decision": pending[0] if pending else None,
+                "moves": pending[2] if pending else [],
+                "history": list(self._history),
+                "seats": self._seats(),
+                "status": {
+                    "phase": self._phase,
+                    "match": self._match_number,
+                    "deal": self._deal,
+                    "dealer": self._dealer,
+                    "scores": list(self._scores),
+                    "result": self._result,
+                    "winners": self._winners,
+                    "ready": sorted(self._ready),
+                    "error": self._error,
+                },
+            }
+
+    def _publish(self) -> None:
+        for sub in list(self._subs):
+            with contextlib.suppress(Exception):  # a connection going away is not the table's problem
+                sub.push(self.frame(sub.seat))
+
+
+class _Watcher(Listener):
+    """The session's listener in the game thread: what happened, in words
+    (public: the move texts and the game's events), and the views at each step."""
+
+    def __init__(self, session: TableSession) -> None:
+        self.s = session
+
+    def match_start(self, match: Match, number: int) -> None:
+        s = self.s
+        with s._cond:
+            s._winners = None
+            s._result = None
+            s._scores = list(match.scores)
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        s = self.s
+        with s._cond:
+            s._state = state
+            s._deal = len(match.deals) + 1
+            s._dealer = match.dealer
+            s._result = None
+            s._phase = "playing"
+            s._history.clear()  # a new deal: the cards named before are dealt anew
+            if s._deal == 1 and s._match_number > 1:
+                s._say(f"Match {s._match_number}", kind="match")
+            s._say(f"Deal {s._deal}: {s.table.names[match.dealer]} deals", kind="deal")
+        s._spectator_view = s.table.spectate(state)
+        s._refresh(state)
+
+    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
+        s, table = self.s, self.s.table
+        after = table.spectate(state)
+        with s._cond:
+            s._say(f"{table.names[seat]}: {table.move_text(move)}", seat)
+            events = getattr(table.plugin, "events", None)
+            if events is not None and s._spectator_view is not None:
+                for line in events(s._spectator_view, after, table.names):
+                    s._say(line, kind="event")
+        s._spectator_view = after
+        s._refresh(state)
+        if s.bot_delay and s.people and state.to_act not in s.people and not table.is_deal_over(state):
+            time.sleep(s.bot_delay)  # bots never wait, but a person can follow them
+
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        s, table = self.s, self.s.table
+        deal_events = getattr(table.plugin, "deal_events", None)
+        with s._cond:
+            for line in deal_events(state, table.names) if deal_events is not None else []:
+                s._say(line, kind="event")
+            s._result = {**result.to_json(), "totals": list(match.scores)}
+            s._scores = list(match.scores)
+            points = ", ".join(
+                f"{' & '.join(table.names[i] for i in side.seats)} {side.points}" for side in result.sides
+            )
+            s._say(f"Deal {result.number}: {points}", kind="result")
+            s._phase = "match_over" if match.over else "deal_over"
+            s._winners = match.winners() if match.over else None
+            s._ready.clear()
+        s._refresh(state)
+        if not match.over:
+            s._wait_between_deals(match)

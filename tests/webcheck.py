@@ -1,0 +1,93 @@
+"""What the web tests share: a record of what was hidden when each frame was
+made, and the check that a frame names no card it should not."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from cardcore.web.session import TableSession
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+class Audit:
+    """Installed as ``session.audit``: at each version of the views, how many
+    copies of each card every seat (None: a spectator) may see — the copies
+    that are neither in another hand nor in the stock (two decks: counted).
+    A card every seat saw taken into a hand (Canasta's pile: ``known``) may
+    be named, as the history of moves names it."""
+
+    def __init__(self, session: TableSession) -> None:
+        self.table = session.table
+        self.names = {c.name for c in session.table.deck}
+        self.total = Counter(c.name for c in session.table.deck)
+        self.allowed: dict[int, dict[int | None, Counter[str]]] = {}
+        session.audit = self.record
+
+    def record(self, version: int, state: Any) -> None:
+        known = getattr(state, "known", None)
+        hidden_in = []
+        for seat, hand in enumerate(state.hands):
+            shown = {id(c) for c in known[seat]} if known else set()
+            hidden_in.append(Counter(c.name for c in hand if id(c) not in shown))
+        stock = Counter(c.name for c in state.stock)
+        per: dict[int | None, Counter[str]] = {}
+        for seat in [*range(len(state.hands)), None]:
+            hidden = stock + sum((h for i, h in enumerate(hidden_in) if i != seat), Counter())
+            per[seat] = Counter({n: self.total[n] - hidden[n] for n in self.total})
+        self.allowed[version] = per
+
+    def leaks(self, frame: dict[str, Any]) -> list[str]:
+        """The cards ``frame`` names beyond what its seat may see when it was made."""
+        # before the first deal is dealt (version 0) a frame may name no card
+        allowed = self.allowed[frame["seq"]][frame["you"]] if frame["seq"] else Counter()
+        named: Counter[str] = Counter()
+        for part in parts(frame):
+            named |= self.named(part)  # the most copies any one part names
+        return sorted(n for n, k in named.items() if k > allowed[n])
+
+    def named(self, value: Any) -> Counter[str]:
+        out: Counter[str] = Counter()
+
+        def walk(v: Any) -> None:
+            if isinstance(v, str):
+                out.update(t for t in _TOKEN.findall(v) if t in self.names)
+            elif isinstance(v, dict):
+                for x in v.values():
+                    walk(x)
+            elif isinstance(v, list):
+                for x in v:
+                    walk(x)
+
+        walk(value)
+        return out
+
+    def check(self, frame: dict[str, Any]) -> None:
+        bad = self.leaks(frame)
+        assert not bad, f"seat {frame['you']} was sent {bad} (frame {frame['seq']})"
+
+
+def parts(frame: dict[str, Any]) -> list[Any]:
+    """A frame's parts, each naming a physical card at most once: the view
+    (its hand, table, piles …), each move's text and each move's fields, each
+    line of the history, and the rest."""
+    rest = {k: v for k, v in frame.items() if k not in ("view", "moves", "history")}
+    moves = frame.get("moves", [])
+    return [
+        frame.get("view"),
+        *(m.get("text") for m in moves),  # a move's text names its cards again
+        *({k: v for k, v in m.items() if k != "text"} for m in moves),
+        *frame.get("history", []),
+        rest,
+    ]
+
+
+class AuditedSession(TableSession):
+    """A table whose every version of the views is recorded from the start
+    (``self.checker``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.checker = Audit(self)
