@@ -958,7 +958,7 @@ def validate(file: Path) -> None:
     problems = config_mod.check_config(file, registry())
     if problems:
         for p in problems:
-            click.echo(p, err=True)
+            click.echo(one_line(p, 700), err=True)  # a file name may be thousands of characters
         sys.exit(2)
     click.echo(f"{file}: OK")
 

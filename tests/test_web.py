@@ -374,16 +374,28 @@ def test_serve_prints_links_serves_and_stops_keeping_the_log(tmp_path):
         seats = [ln.split()[-1] for ln in lines if "(seat " in ln]
         assert len(seats) == 2 and all("/seat/" in s for s in seats)
         import httpx2 as httpx
+        from websockets.sync.client import connect
 
         assert httpx.get(seats[0]).status_code == 200
         assert httpx.get(lines[-1].split()[1]).status_code == 200
+        ws_url = seats[0].replace("http://", "ws://").replace("/seat/", "/ws/")
+        with connect(ws_url) as ws:  # bad input to a real server: errors, and no traceback
+            assert json.loads(ws.recv(timeout=WAIT))["type"] == "state"
+            for bad in ("{oops", '{"type": "move", "decision": 0, "index": 99}', b"\x00"):
+                ws.send(bad)
+                while (reply := json.loads(ws.recv(timeout=WAIT)))["type"] == "state":
+                    pass
+                assert reply["type"] == "error"
+        with connect(ws_url.rsplit("/", 1)[0] + "/nope") as ws:
+            assert json.loads(ws.recv(timeout=WAIT))["fatal"] is True
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "Server stopped" in out
     (log,) = (tmp_path / "logs").iterdir()
-    assert json.loads(log.read_text().splitlines()[0])["event"] == "table"
+    events = [json.loads(line)["event"] for line in log.read_text().splitlines()]
+    assert events[0] == "table" and "deal_start" in events  # the match in progress is kept
 
 
 def test_serve_refuses_bad_arguments_in_one_line(tmp_path):
