@@ -145,26 +145,10 @@ class HumanPlayer:
     sampler: Callable[[random.Random], Any] | None = None  # imagined deals, set by the engine
 
     def hint(self, observation: Observation, moves: Sequence[Move]) -> str:
-        """What the strongest bot would play here, seeing what he sees: the
-        search bot (with its estimate in points for the moves it tried most),
-        else the game's greedy bot."""
-        if "ismcts" in self.table.player_kinds and self.sampler is not None:
-            make = self.table.player_kinds["ismcts"]
-            search = make(self.table, self.seat, random.Random(0), iterations=300)
-            search.sampler = self.sampler
-            move = search.choose(observation, moves)
-            rows = search.estimates()[:3]
-            said = "; ".join(
-                f"{show_text(self.table.move_text(m))} {points:+.1f} ({n} deals)" for m, n, points in rows
-            )
-            return f"ismcts would play {show_text(self.table.move_text(move))} — points it expects: {said}"
-        kind = "greedy" if "greedy" in self.table.player_kinds else None
-        if kind is None:
-            return "this game has no bot to ask"
-        if self.adviser is None:
-            self.adviser = self.table.player_kinds[kind](self.table, self.seat, random.Random(0))
-        move = self.adviser.choose(observation, moves)
-        return f"{kind} would play {self.table.move_text(move)}"
+        """What the strongest bot would play here, seeing what he sees (``advise``)."""
+        if self.adviser is None and "greedy" in self.table.player_kinds:
+            self.adviser = self.table.player_kinds["greedy"](self.table, self.seat, random.Random(0))
+        return show_text(advise(self.table, self.seat, observation, moves, self.sampler, self.adviser)[1])
 
     def parse(self, text: str, moves: Sequence[Move]) -> Move | str:
         """The move ``text`` names, or an error text."""
@@ -365,3 +349,29 @@ def _rank_key(m: Move) -> Any:
         return m
     rank = c.name if c.rank == 3 else c.rank
     return (m.kind, rank, m.takes, m.extra)
+
+
+def advise(
+    table: Table,
+    seat: int,
+    observation: Observation,
+    moves: Sequence[Move],
+    sampler: Callable[[random.Random], Any] | None,
+    fallback: Player | None = None,
+) -> tuple[Move | None, str, list[tuple[Move, int, float]]]:
+    """A hint: the move the strongest bot would play seeing only what ``seat``
+    sees, and why in a line. The search bot (``ismcts``, over deals imagined
+    by ``sampler``) gives the points it expects for the moves it tried most;
+    without it, ``fallback`` (the game's greedy bot) names its move. Also the
+    search's estimates: (move, deals tried, mean points) of its top moves."""
+    if "ismcts" in table.player_kinds and sampler is not None:
+        search = table.player_kinds["ismcts"](table, seat, random.Random(0), iterations=300)
+        search.sampler = sampler
+        move = search.choose(observation, moves)
+        rows = search.estimates()[:3]
+        said = "; ".join(f"{table.move_text(m)} {points:+.1f} ({n} deals)" for m, n, points in rows)
+        return move, f"ismcts would play {table.move_text(move)} — points it expects: {said}", rows
+    if fallback is None:
+        return None, "this game has no bot to ask", []
+    move = fallback.choose(observation if fallback.needs_observation else None, moves)
+    return move, f"the greedy bot would play {table.move_text(move)}", []

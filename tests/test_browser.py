@@ -163,6 +163,9 @@ def test_two_pages_play_a_whole_match(server, browser, registry, game, options):
     def on_step(i: int, page: Any, clicks: int) -> None:
         if clicks >= 6 and i not in taken:  # a few moves in: the table as a person sees it
             taken.add(i)
+            if i == 0:  # with a hint asked (the search bot's move outlined)
+                page.click("#hint")
+                page.wait_for_selector("#hint-text", timeout=60_000)
             where = shots() / f"{game}-{'desktop' if i == 0 else 'phone'}.png"
             page.screenshot(path=str(where), full_page=True)
 

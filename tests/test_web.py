@@ -409,3 +409,24 @@ def test_serve_refuses_bad_arguments_in_one_line(tmp_path):
     ]:
         code, out = run_cli(*args, "--config", str(ROOT / "games.yaml"), "--log-dir", str(tmp_path))
         assert code == 2 and error in out and len(out.strip().splitlines()) == 1, (args, out)
+
+
+def test_a_hint_names_the_move_the_search_bot_would_play(tmp_path, registry):
+    with served(tmp_path, registry) as (lobby, http):
+        session = open_table(lobby, "carrousel", ["human", "greedy", "greedy", "greedy"], {})
+        inbox: queue.Queue[Any] = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            me = Client(http, session.links[0], inbox, stack)
+            _, frame = wait_for(inbox, lambda c, f: len(f["moves"]) > 1)
+            assert "for your decision" in me.refused({"type": "hint", "decision": frame["decision"] + 1})
+            me.send({"type": "hint", "decision": frame["decision"]})
+            _, hinted = wait_for(inbox, lambda c, f: f["hint"] is not None)
+            session.checker.check(hinted)
+            hint = hinted["hint"]
+            assert hint["decision"] == frame["decision"] and hinted["moves"] == frame["moves"]
+            assert hint["text"] == "ismcts would play " + frame["moves"][hint["index"]]["text"]
+            assert hint["estimates"] and hint["estimates"][0]["index"] == hint["index"]
+            assert all(e["text"] == frame["moves"][e["index"]]["text"] for e in hint["estimates"])
+            me.send({"type": "move", "decision": frame["decision"], "index": hint["index"]})
+            _, after = wait_for(inbox, lambda c, f: f["decision"] != frame["decision"])
+            assert after["hint"] is None

@@ -80,7 +80,8 @@ def parts(frame: dict[str, Any]) -> list[Any]:
         *(m.get("text") for m in moves),  # a move's text names its cards again
         *({k: v for k, v in m.items() if k != "text"} for m in moves),
         *frame.get("history", []),
-        rest,
+        *((frame.get("hint") or {}).get("estimates") or []),  # one move each
+        {**rest, "hint": {k: v for k, v in (frame.get("hint") or {}).items() if k != "estimates"}},
     ]
 
 

@@ -15,6 +15,7 @@ Frames (``{"type": "state", ...}``, see ``TableSession.frame``) and errors
 (``{"type": "error", "error"}``) go out; messages come in:
 
     {"type": "move", "decision": D, "index": I}   one of the listed moves
+    {"type": "hint", "decision": D}               what the strongest bot would play
     {"type": "next"}                              ready for the next deal
     {"type": "new_match"}                         after a match: play another
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import random
 import secrets
 import threading
 import time
@@ -61,17 +63,20 @@ class Subscriber:
 class WebPlayer:
     """A person's seat: waits for his move (``TableSession.submit``)."""
 
-    needs_observation = False  # the session computes the views itself
+    needs_observation = True  # for a hint, which sees what he sees
+    sampler: Callable[[random.Random], Any] | None = None  # set by the engine: the deals he may imagine
 
     def __init__(self, session: TableSession, seat: int) -> None:
         self.session = session
         self.seat = seat
+        self.adviser: Any = None
 
     def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
-        return self.session._wait_for_move(self.seat, moves)
+        return self.session._wait_for_move(self, observation, moves)
 
 
 _STOP = object()
+_HINT = object()
 
 
 class TableSession:
@@ -104,6 +109,7 @@ class TableSession:
         self._inbox: dict[int, queue.Queue[Any]] = {s: queue.Queue() for s in self.people}
         self._pending: dict[int, tuple[int, tuple[Move, ...], list[dict[str, Any]]]] = {}
         self._decision = 0
+        self._hints: dict[int, dict[str, Any]] = {}  # per seat: the last hint asked, for its decision
         self._version = 0  # bumped each time the views are computed anew
         self._views: dict[int | None, dict[str, Any]] = {}
         self._history: list[dict[str, Any]] = []
@@ -225,7 +231,10 @@ class TableSession:
                 self.audit(self._version, state)
             self._publish()
 
-    def _wait_for_move(self, seat: int, moves: Sequence[Move]) -> Move:
+    def _wait_for_move(
+        self, player: WebPlayer, observation: Observation | None, moves: Sequence[Move]
+    ) -> Move:
+        seat = player.seat
         listed = tuple(moves)
         data = [{"index": i, **self.table.move_json(m)} for i, m in enumerate(listed)]
         inbox = self._inbox[seat]
@@ -233,14 +242,49 @@ class TableSession:
             if self._stopping:
                 raise QuitGame
             self._decision += 1
-            self._pending[seat] = (self._decision, listed, data)
+            decision = self._decision
+            self._pending[seat] = (decision, listed, data)
             self._phase = "playing"
             self._publish()
-        got = inbox.get()
-        if got is _STOP:
-            raise QuitGame
-        move: Move = got
-        return move
+        while True:
+            got = inbox.get()
+            if got is _STOP:
+                raise QuitGame
+            if got is _HINT and observation is not None:
+                self._advise(player, decision, observation, listed)
+                continue
+            move: Move = got
+            return move
+
+    def _advise(
+        self, player: WebPlayer, decision: int, observation: Observation, moves: tuple[Move, ...]
+    ) -> None:
+        """The game thread: a hint for ``player``'s decision, from the strongest
+        bot seeing what he sees (``players.advise``)."""
+        from cardcore.players import advise
+
+        if player.adviser is None and "greedy" in self.table.player_kinds:
+            player.adviser = self.table.player_kinds["greedy"](self.table, player.seat, random.Random(0))
+        move, _, rows = advise(self.table, player.seat, observation, moves, player.sampler, player.adviser)
+        who = "ismcts" if rows or "ismcts" in self.table.player_kinds else "the greedy bot"
+        with self._cond:
+            self._hints[player.seat] = {
+                "decision": decision,
+                "index": moves.index(move) if move is not None else None,
+                "text": f"{who} would play {self.table.move_text(move)}"
+                if move is not None
+                else "no bot to ask",
+                "estimates": [
+                    {
+                        "index": moves.index(m),
+                        "text": self.table.move_text(m),
+                        "deals": n,
+                        "points": round(p, 1),
+                    }
+                    for m, n, p in rows
+                ],
+            }
+            self._publish()
 
     def _say(self, text: str, seat: int | None = None, kind: str = "move") -> None:
         self._history.append({"seat": seat, "text": text, "kind": kind})
@@ -261,13 +305,19 @@ class TableSession:
         """A message from the connection of ``seat``: None if taken, else the
         error to send back (nothing changed)."""
         if not isinstance(message, dict):
-            return "expected a JSON object with a type: move, next or new_match"
+            return "expected a JSON object with a type: move, hint, next or new_match"
         kind = message.get("type")
         if seat is None:
             return "a spectator's link cannot play"
         with self._cond:
             if kind == "move":
                 return self._take_move(seat, message)
+            if kind == "hint":
+                pending = self._pending.get(seat)
+                if pending is None or message.get("decision") != pending[0]:
+                    return "a hint is for your decision, when you are to move"
+                self._inbox[seat].put(_HINT)
+                return None
             if kind == "next":
                 if self._phase != "deal_over":
                     return "the deal is not over"
@@ -277,7 +327,8 @@ class TableSession:
                     return "the match is not over"
                 self._again = True
             else:
-                return f"unknown message type {one_line(str(kind), 40)!r}; expected move, next or new_match"
+                said = one_line(str(kind), 40)
+                return f"unknown message type {said!r}; expected move, hint, next or new_match"
             self._cond.notify_all()
             self._publish()
             return None
@@ -358,6 +409,7 @@ class TableSession:
         scores, and the state of the match."""
         with self._cond:
             pending = self._pending.get(seat) if seat is not None else None
+            hint = self._hints.get(seat) if seat is not None else None
             view = self._views.get(seat, self._views.get(None))
             return {
                 "type": "state",
@@ -367,6 +419,7 @@ class TableSession:
                 "view": view,
                 "decision": pending[0] if pending else None,
                 "moves": pending[2] if pending else [],
+                "hint": hint if pending and hint and hint["decision"] == pending[0] else None,
                 "history": list(self._history),
                 "seats": self._seats(),
                 "status": {

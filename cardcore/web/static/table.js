@@ -7,6 +7,7 @@ let ws = null;
 let retries = 0;
 let closedForGood = false;
 let sent = false; // a move is on its way: no second click
+let asked = null; // the decision a hint was asked for
 
 function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
@@ -284,6 +285,27 @@ function renderPrompt(f, view) {
     const back = el("button", "back", "all moves");
     back.onclick = () => { selected = null; render(); };
     box.append(back);
+  }
+  const hint = el("button", "back hint", f.hint ? "hint given" : asked === f.decision ? "thinking…" : "hint");
+  hint.id = "hint";
+  hint.disabled = sent || asked === f.decision;
+  hint.title = "what the strongest bot would play, seeing what you see";
+  hint.onclick = () => { asked = f.decision; send({ type: "hint", decision: f.decision }); render(); };
+  box.append(hint);
+  if (f.hint) {
+    const p = el("p", "hint-text");
+    p.id = "hint-text";
+    p.append(richText(f.hint.text));
+    if (f.hint.estimates.length) {
+      p.append(document.createTextNode(" — points it expects: "));
+      f.hint.estimates.forEach((e, i) => {
+        if (i) p.append(document.createTextNode("; "));
+        p.append(richText(e.text + " " + (e.points >= 0 ? "+" : "") + e.points.toFixed(1) + " (" + e.deals + " deals)"));
+      });
+    }
+    box.append(p);
+    const best = box.querySelector('button.move[data-index="' + f.hint.index + '"]');
+    if (best) best.classList.add("hinted");
   }
 }
 
