@@ -238,6 +238,18 @@ def table_options(fn: F) -> F:
     return fn
 
 
+def config_option(fn: F) -> F:
+    """``--config FILE``: the tables file (games.yaml)."""
+    return click.option(
+        "--config",
+        "config_path",
+        type=FilePath(dir_okay=False, path_type=Path),
+        default=DEFAULT_CONFIG,
+        show_default=True,
+        help="The tables file.",
+    )(fn)
+
+
 def fresh_seed() -> int:
     return random.SystemRandom().randrange(2**31)
 
@@ -372,14 +384,7 @@ def _default_bot(table: Table) -> str:
     is_flag=True,
     help="Let CARDCORE_TRACE_HOOKS=1 print hook calls, which show every hand, to a person playing.",
 )
-@click.option(
-    "--config",
-    "config_path",
-    type=FilePath(dir_okay=False, path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-    help="The tables file.",
-)
+@config_option
 @friendly
 def play(
     game: str | None,
@@ -767,14 +772,7 @@ def arena(
     show_default=True,
     help="Seconds between bot moves while people play, so that they can follow.",
 )
-@click.option(
-    "--config",
-    "config_path",
-    type=FilePath(dir_okay=False, path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-    help="The tables file.",
-)
+@config_option
 @friendly
 def serve(
     game: str | None,
