@@ -430,3 +430,43 @@ def test_a_hint_names_the_move_the_search_bot_would_play(tmp_path, registry):
             me.send({"type": "move", "decision": frame["decision"], "index": hint["index"]})
             _, after = wait_for(inbox, lambda c, f: f["decision"] != frame["decision"])
             assert after["hint"] is None
+
+
+class Broken:
+    """A purpose-built broken house rule: the third move raises."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    from cardcore.hookspecs import hookimpl
+
+    @hookimpl(wrapper=True)
+    def cardcore_apply_move(self, state, move):
+        self.moves += 1
+        if self.moves == 3:
+            raise RuntimeError("boom")
+        return (yield)
+
+
+def test_a_broken_rule_stops_its_table_only(tmp_path, registry):
+    from cardcore.game import HouseRuleSpec
+    from cardcore.table import Table
+
+    with served(tmp_path, registry) as (lobby, http):
+        bad = Table(
+            registry.game("paquet_voleur"),
+            2,
+            house_rules=[HouseRuleSpec("t.broken", "paquet_voleur", "", Broken())],
+        )
+        broken = lobby.start(bad, ["greedy", "greedy"], 1, "broken")
+        fine = open_table(lobby, "paquet_voleur", ["human", "greedy"], {})
+        inbox: queue.Queue[Any] = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            Client(http, broken.watch_link, inbox, stack)
+            _, frame = wait_for(inbox, lambda c, f: f["status"]["phase"] == "error")
+            assert frame["status"]["error"] == "this table stopped: RuntimeError: boom"
+            me = Client(http, fine.links[0], inbox, stack)
+            _, frame = wait_for(inbox, lambda c, f: c is me and bool(f["moves"]))
+            me.send({"type": "move", "decision": frame["decision"], "index": 0})
+            wait_for(inbox, lambda c, f: c is me and f["decision"] != frame["decision"])
+        assert http.get("/api/tables").status_code == 200

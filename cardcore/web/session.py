@@ -26,11 +26,14 @@ an error and changes nothing.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import random
 import secrets
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -196,6 +199,9 @@ class TableSession:
                 self._phase = "error"
                 self._error = f"this table stopped: {describe(err)}"
                 self._publish()
+            print(f"cardcore serve: table {self.name}: {self._error}", file=sys.stderr)  # one line
+            if os.environ.get("CARDCORE_DEBUG"):
+                traceback.print_exc()
         finally:
             with self._cond:
                 if self._phase != "error":
