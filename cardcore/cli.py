@@ -770,7 +770,7 @@ def arena(
     type=click.FloatRange(0, 10),
     default=0.6,
     show_default=True,
-    help="Seconds between bot moves while people play, so that they can follow.",
+    help="Seconds between bot moves, so that people and spectators can follow.",
 )
 @config_option
 @friendly

@@ -470,3 +470,18 @@ def test_a_broken_rule_stops_its_table_only(tmp_path, registry):
             me.send({"type": "move", "decision": frame["decision"], "index": 0})
             wait_for(inbox, lambda c, f: c is me and f["decision"] != frame["decision"])
         assert http.get("/api/tables").status_code == 200
+
+
+def test_a_table_of_bots_stops_when_the_server_does(tmp_path, registry):
+    with served(tmp_path, registry) as (lobby, http):
+        lobby.bot_delay = 0.05  # slow enough to be stopped mid-match
+        session = open_table(lobby, "canasta", ["greedy"] * 4, {})
+        inbox: queue.Queue[Any] = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            Client(http, session.watch_link, inbox, stack)
+            wait_for(inbox, lambda c, f: len(f["history"]) > 3)
+        session.stop()
+        assert session._thread is not None and not session._thread.is_alive()
+        assert session.phase == "stopped"
+    summary = replay(session.log_path, registry)
+    assert summary.moves > 0 and not summary.complete

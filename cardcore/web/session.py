@@ -478,6 +478,8 @@ class _Watcher(Listener):
 
     def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
         s, table = self.s, self.s.table
+        if s._stopping:  # a table of bots only stops here: no person's decision to wait at
+            raise QuitGame
         after = table.spectate(state)
         with s._cond:
             s._say(f"{table.names[seat]}: {table.move_text(move)}", seat)
@@ -487,8 +489,8 @@ class _Watcher(Listener):
                     s._say(line, kind="event")
         s._spectator_view = after
         s._refresh(state)
-        if s.bot_delay and s.people and state.to_act not in s.people and not table.is_deal_over(state):
-            time.sleep(s.bot_delay)  # bots never wait, but a person can follow them
+        if s.bot_delay and state.to_act not in s.people and not table.is_deal_over(state):
+            time.sleep(s.bot_delay)  # bots never wait, but a person (or a spectator) can follow them
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         s, table = self.s, self.s.table
