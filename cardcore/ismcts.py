@@ -14,8 +14,10 @@ Options (``ismcts:iterations=400``, ``ismcts:ms=200,rollout=greedy``):
 then the choices depend on the machine's speed), ``rollout`` (``random`` or a
 bot kind of the game, e.g. ``greedy``), ``c`` (exploration, default 0.7),
 ``prior`` (a bot kind of the game, e.g. ``greedy``, asked once per decision:
-its move is tried first at the root and wins ties; ``none`` by default).
-Deterministic for a seed and an iteration budget.
+its move is tried first at the root and wins ties; ``none`` by default),
+``confidence`` (with a prior: how many standard errors the search's move
+must gain over the prior's move to be played instead of it; 0, the default,
+plays the move tried most). Deterministic for a seed and an iteration budget.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
 
 class _Node:
-    __slots__ = ("available", "children", "points", "total", "visits")
+    __slots__ = ("available", "children", "points", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Move, _Node] = {}
@@ -42,6 +44,7 @@ class _Node:
         self.available = 0
         self.total = 0.0  # the squashed results
         self.points = 0.0  # the results in points: the deal's margin for the bot's side
+        self.squares = 0.0  # the squares of the squashed results (their spread, for ``confidence``)
 
 
 class IsmctsPlayer:
@@ -59,6 +62,7 @@ class IsmctsPlayer:
         rollout: str = "random",
         c: float = 0.7,
         prior: str = "none",
+        confidence: float = 0,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -66,6 +70,7 @@ class IsmctsPlayer:
         self.iterations = max(1, int(iterations))
         self.ms = float(ms)
         self.c = float(c)
+        self.confidence = float(confidence)
         self.rollout_kind = rollout
         if rollout != "random" and rollout not in table.player_kinds:
             from cardcore.errors import TableError
@@ -110,7 +115,23 @@ class IsmctsPlayer:
             key=lambda m: (root.children[m].visits, m == hint, root.children[m].total),
             default=hint if hint is not None else moves[0],
         )
+        if self.confidence and hint is not None and best != hint and hint in root.children:
+            best = self._unless_sure(root.children[best], root.children[hint], best, hint)
         return best
+
+    def _unless_sure(self, node: _Node, prior: _Node, best: Move, hint: Move) -> Move:
+        """``best`` if its mean result beats the prior's move's by ``confidence``
+        standard errors of the difference, else the prior's move."""
+        if node.visits < 2 or prior.visits < 2:
+            return hint
+
+        def mean_and_var(n: _Node) -> tuple[float, float]:
+            mean = n.total / n.visits
+            var = max(n.squares / n.visits - mean * mean, 0.0) * n.visits / (n.visits - 1)
+            return mean, var / n.visits
+
+        (m1, v1), (m2, v2) = mean_and_var(node), mean_and_var(prior)
+        return best if m1 - m2 > self.confidence * math.sqrt(v1 + v2) else hint
 
     def _iterate(self, root: _Node, state: DealState, legal: set[Move], hint: Move | None = None) -> None:
         table = self.table
@@ -153,6 +174,7 @@ class IsmctsPlayer:
             n.visits += 1
             n.total += reward
             n.points += margin
+            n.squares += reward * reward
         # a node's total is from the bot's side's view; _uct flips it for the others
 
     def _mine(self, state: DealState) -> bool:

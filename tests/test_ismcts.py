@@ -74,6 +74,40 @@ def test_a_prior_is_tried_first_and_wins_ties(registry, game):
             break
 
 
+def test_confidence_keeps_the_prior_s_move_unless_the_search_is_sure(registry):
+    """``confidence``: an unreachable bar always plays the prior's move; with
+    none the search's most tried move stands (the two differ somewhere)."""
+    import random
+
+    from cardcore.ismcts import IsmctsPlayer
+    from cardcore.table import Table
+
+    table = Table.from_names(registry, "carrousel", 2)
+    match = table.new_match(5)
+    differed = kept = 0
+    for _ in range(3):
+        state = match.start_deal()
+        while not table.is_deal_over(state):
+            seat = state.to_act
+            moves = tuple(table.legal_moves(state))
+            if len(moves) > 1:
+                observation = table.observe(state, seat)
+                greedy = table.player_kinds["greedy"](table, seat, random.Random(0)).choose(None, moves)
+                picks = []
+                for confidence in (0, 1e9):
+                    bot = IsmctsPlayer(
+                        table, seat, random.Random(3), iterations=60, prior="greedy", confidence=confidence
+                    )
+                    bot.sampler = lambda r, state=state, seat=seat: table.sample_state(state, seat, r)
+                    picks.append(bot.choose(observation, moves))
+                assert picks[1] == greedy
+                differed += picks[0] != greedy
+                kept += 1
+            state = table.apply(state, moves[0])
+        match.end_deal(state)
+    assert kept > 10 and differed > 0
+
+
 def test_a_prior_must_be_a_kind_of_the_game():
     code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:prior=oracle")
     assert code == 2 and "prior='oracle' is no player kind" in out
