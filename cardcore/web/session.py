@@ -93,7 +93,6 @@ class TableSession:
         seed: int,
         *,
         name: str,
-        table_id: str | None = None,
         log_path: Path | None = None,
         bot_delay: float = 0.0,
     ) -> None:
@@ -101,7 +100,7 @@ class TableSession:
         self.kinds = kinds
         self.seed = seed
         self.name = name
-        self.id = table_id or secrets.token_hex(4)
+        self.id = secrets.token_hex(4)
         self.people = [i for i, k in enumerate(kinds) if parse_kind(k)[0] == "human"]
         self.links = {seat: secrets.token_urlsafe(16) for seat in self.people}  # seat → secret token
         self.watch_link = secrets.token_urlsafe(12)  # spectators: the public view only
@@ -128,7 +127,6 @@ class TableSession:
         self._stopping = False
         self._error = ""
         self._subs: list[Subscriber] = []
-        self._state: DealState | None = None
         self._spectator_view: Observation | None = None  # for the game's events between moves
         self._thread: threading.Thread | None = None
         self._log_file: IO[str] | None = None
@@ -147,7 +145,6 @@ class TableSession:
             "options": table.options.model_dump(exclude_defaults=True),
             "house_rules": [h.name for h in table.house_rules],
             "goal": table.goal(),
-            "suits_matter": getattr(table.plugin, "suits_matter", True),
         }
 
     # ---- the game thread ------------------------------------------------
@@ -464,7 +461,6 @@ class _Watcher(Listener):
     def deal_start(self, match: Match, state: DealState) -> None:
         s = self.s
         with s._cond:
-            s._state = state
             s._deal = len(match.deals) + 1
             s._dealer = match.dealer
             s._result = None
