@@ -819,13 +819,9 @@ def serve(
             kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
             for seat, kind in parse_seats(seats, table.players).items():
                 kinds[seat] = kind
-            from cardcore.runner import make_player
+            from cardcore.runner import make_players
 
-            for seat, kind in enumerate(kinds):
-                try:
-                    make_player(table, kind, seat, random.Random(0))
-                except CardcoreError as err:
-                    raise CardcoreError(f"--seat {seat}={kind}: {err}") from None
+            make_players(table, kinds, 0)  # an unknown kind or option: one line, before anything opens
             table.names = default_names(table, kinds)
             opened.append(lobby.start(table, kinds, seed if seed is not None else fresh_seed(), game))
         elif players is not None or seats or options or house_rules:

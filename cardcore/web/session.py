@@ -127,7 +127,6 @@ class TableSession:
         self._stopping = False
         self._error = ""
         self._subs: list[Subscriber] = []
-        self._spectator_view: Observation | None = None  # for the game's events between moves
         self._thread: threading.Thread | None = None
         self._log_file: IO[str] | None = None
         self.log: GameLog | None = None
@@ -450,6 +449,7 @@ class _Watcher(Listener):
 
     def __init__(self, session: TableSession) -> None:
         self.s = session
+        self.view: Observation | None = None  # the spectators' view after the last move, for events
 
     def match_start(self, match: Match, number: int) -> None:
         s = self.s
@@ -469,7 +469,7 @@ class _Watcher(Listener):
             if s._deal == 1 and s._match_number > 1:
                 s._say(f"Match {s._match_number}", kind="match")
             s._say(f"Deal {s._deal}: {s.table.names[match.dealer]} deals", kind="deal")
-        s._spectator_view = s.table.spectate(state)
+        self.view = s.table.spectate(state)
         s._refresh(state)
 
     def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
@@ -480,10 +480,10 @@ class _Watcher(Listener):
         with s._cond:
             s._say(f"{table.names[seat]}: {table.move_text(move)}", seat)
             events = getattr(table.plugin, "events", None)
-            if events is not None and s._spectator_view is not None:
-                for line in events(s._spectator_view, after, table.names):
+            if events is not None and self.view is not None:
+                for line in events(self.view, after, table.names):
                     s._say(line, kind="event")
-        s._spectator_view = after
+        self.view = after
         s._refresh(state)
         if s.bot_delay and state.to_act not in s.people and not table.is_deal_over(state):
             time.sleep(s.bot_delay)  # bots never wait, but a person (or a spectator) can follow them

@@ -1,4 +1,5 @@
-// Cards as the pages draw them: rank and suit symbol, red suits red, specials named.
+// Cards as the pages draw them: rank and suit symbol, red suits red, specials named;
+// and el(), the pages' one helper to make an element.
 "use strict";
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SPECIALS = { JOKER20: ["★", "20"], JOKER15: ["★", "15"], JOKER11: ["★", "11"], JOKER: ["★", "Joker"], BROOM: ["⌇", "Broom"] };

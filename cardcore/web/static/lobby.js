@@ -1,13 +1,8 @@
 // The lobby: running tables, and a form to open one (validated by the server).
+// el() comes from cards.js, loaded before.
 "use strict";
 let catalog = null;
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
 function showError(text) {
   const e = document.getElementById("error");
   e.textContent = text;
