@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 import yaml
@@ -17,8 +18,10 @@ from cardcore.moves import Move
 from cardcore.position import position_from_data
 from cardcore.table import Table
 from cardcore.testing import check_random_playouts
+from cardcore_plugins.carrousel import movegen
+from cardcore_plugins.carrousel.cards import VALUES
 from cardcore_plugins.carrousel.movegen import capture_sets
-from cardcore_plugins.carrousel.state import item_cards
+from cardcore_plugins.carrousel.state import Build, item_cards, new_state
 
 CA = POSITIONS / "carrousel"
 
@@ -156,6 +159,57 @@ def test_c6_large_table_lists_distinct_sets_only(values, v, count):
     """15+ items: hundreds of thousands of ways to split, thousands of distinct sets."""
     got = capture_sets(values, v)
     assert len(got) == len(set(got)) == count
+
+
+def _both_searches(state):
+    """The moves of the small-table search and of the count-vector search."""
+    small = movegen.generate(state)
+    keep = movegen.SMALL
+    movegen.SMALL = -1  # every table takes the count-vector search
+    try:
+        large = movegen.generate(state)
+    finally:
+        movegen.SMALL = keep
+    return small, large
+
+
+def test_c6_c8_small_and_large_table_searches_agree_in_playouts(registry):
+    """The two searches give the same moves in the same order (the order the
+    random bots and the seeded results depend on), on every state of random deals."""
+    rng = random.Random(11)
+    for players in (2, 3, 4):
+        table = Table.from_names(registry, "carrousel", players)
+        for _ in range(40):
+            state = table.new_match(rng.getrandbits(32)).start_deal()
+            while not table.is_deal_over(state):
+                small, large = _both_searches(state)
+                assert small == large
+                table.apply(state, rng.choice(table.legal_moves(state)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_c6_c8_small_and_large_table_searches_agree_on_any_table(registry, data):
+    """Hand-made tables up to the small search's bound: loose cards, face cards
+    and builds (C8: at most one per seat, the player's own among them or not)."""
+    table = Table.from_names(registry, "carrousel", 4)
+    deck = data.draw(st.permutations(table.deck))
+    hand_size = data.draw(st.integers(1, 4))
+    state = new_state(table, dealer=3)
+    state.to_act = 0
+    state.hands[0] = deck[:hand_size]
+    rest = deck[hand_size:]
+    valued = [c for c in rest if 0 < VALUES[c] <= 10]
+    owners = data.draw(st.lists(st.integers(0, 3), max_size=3, unique=True))
+    for i, owner in enumerate(owners):
+        a, b = valued[2 * i], valued[2 * i + 1]
+        state.board.append(Build((a, b), VALUES[a] + VALUES[b], owner))
+    used = set(valued[: 2 * len(owners)])
+    loose = [c for c in rest if c not in used]
+    state.board += loose[: data.draw(st.integers(0, movegen.SMALL - len(owners)))]
+    data.draw(st.randoms()).shuffle(state.board)
+    small, large = _both_searches(state)
+    assert small == large
 
 
 # ---- C7 -----------------------------------------------------------------------

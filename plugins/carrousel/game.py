@@ -36,6 +36,7 @@ from cardcore_plugins.carrousel.state import (
 )
 
 NAME = "carrousel"
+_new = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
 HAND = 4  # C4
 
 
@@ -116,7 +117,8 @@ class Carrousel(GamePlugin[Options]):
             return moves  # C8: the owner of a build captures it; he cannot trail
         if not forced or not moves or self._may_trail(state, True):
             # C10 (and C9: the broom is never trailed)
-            moves = moves + [Move("trail", c) for c in state.hands[state.to_act] if c is not BROOM_CARD]
+            hand = state.hands[state.to_act]
+            moves = moves + [_new(Move, ("trail", c, (), ())) for c in hand if c is not BROOM_CARD]
         return moves
 
     @hookimpl
@@ -171,7 +173,9 @@ class Carrousel(GamePlugin[Options]):
         if kind == "capture" or kind == "sweep":
             if move.takes:
                 taken = set(move.takes)
-                state.board = [it for it in board if item_cards(it)[0] not in taken]
+                state.board = [
+                    it for it in board if (it.cards[0] if type(it) is Build else it) not in taken
+                ]
                 state.piles[side].extend(move.takes)
                 state.last_capture = side  # C11 (a sweep of nothing is no capture, C9)
             state.piles[side].append(card)
@@ -191,7 +195,7 @@ class Carrousel(GamePlugin[Options]):
         else:  # trail
             board.append(card)
         # the turn passes clockwise; new hands when all are empty (C4)
-        n = state.players
+        n = len(state.hands)
         state.to_act = (seat + 1) % n
         if state.stock and not any(state.hands):
             deal_more(state.hands, state.stock, state.dealer, HAND)

@@ -2,11 +2,18 @@
 trailing (C10).
 
 Captures by sum are generated as *distinct sets of taken items*, never as
-ways of splitting them into groups: ``capture_sets`` searches the counts of
-each value that can be split into groups (cheap: items of one value are
-interchangeable for that question), then expands each count vector into the
-concrete sets of cards, so its work follows the number of distinct sets even
-when the ways to split them run into the hundreds of thousands.
+ways of splitting them into groups. Two searches give the same moves in the
+same order (a test holds them to it):
+
+- ``_small_table`` (up to ``SMALL`` valued items, all but a few tables in ten
+  thousand): every set of items adding up to at most the highest hand value
+  is listed once, packed in an int with its size and sum; captures are unions
+  of disjoint groups, builds the sets a card lifts to another card's value.
+- ``_large_table``: ``capture_sets`` searches the counts of each value that
+  can be split into groups (items of one value are interchangeable for that
+  question), then expands each count vector into the concrete sets of cards,
+  so its work follows the number of distinct sets even when the ways to split
+  them run into the hundreds of thousands.
 """
 
 from __future__ import annotations
@@ -149,80 +156,211 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
     he is bound to capture his build now (C8: then these moves are all).
 
     The caller adds trails when the rules allow them (``carrousel_may_trail``).
+    Tables of up to ``SMALL`` valued items (all but a few in ten thousand) take
+    ``_small_table``, which lists their sets once; larger ones take the
+    count-vector search (``capture_sets``) and ``_builds``. Both give the same
+    moves in the same order (tested).
     """
     seat = state.to_act
     hand = state.hands[seat]
     board = state.board
     values_of = VALUES
     # the valued items of the table (C5): loose number cards, jokers and builds.
-    # C6b: a build is taken only by a card of its own value, as a group by
-    # itself; it never joins other items in a sum, so the sum search sees the
-    # loose items only (a build's slot holds a value above any card's).
     items: list[Item] = []
     values: list[int] = []
-    loose_values: list[int] = []
-    build_bits: dict[int, list[int]] = {}
-    loose_faces: dict[int, list[Card]] = {}  # C7: face cards, by rank
+    build_mask = 0
+    loose_faces: dict[int, list[Card]] | None = None  # C7: face cards, by rank
     own_bit = 0
     for it in board:
         if type(it) is Build:
-            v = it.value
             bit = 1 << len(items)
-            build_bits.setdefault(v, []).append(bit)
+            build_mask |= bit
             if it.owner == seat:
                 own_bit = bit
             items.append(it)
-            values.append(v)
-            loose_values.append(NOT_LOOSE)
+            values.append(it.value)
         else:
             v = values_of[it]  # type: ignore[index]
             if v:
                 items.append(it)
                 values.append(v)
-                loose_values.append(v)
             elif it.rank > 10:  # type: ignore[union-attr]
+                if loose_faces is None:
+                    loose_faces = {}
                 loose_faces.setdefault(it.rank, []).append(it)  # type: ignore[union-attr,arg-type]
-
-    captures: list[Move] = []
-    builds: list[Move] = []
-    by_value: dict[int, list[int]] = {}
-    cards_of: dict[int, tuple[Card, ...]] = {}
+    if len(items) <= SMALL:
+        captures, builds = _small_table(hand, items, values, build_mask, own_bit)
+    else:
+        captures, builds = _large_table(hand, items, values, build_mask, own_bit)
     has_broom = False
+    valued = len(captures)
     for c in hand:
-        v = values_of[c]
-        if v:
-            masks = by_value.get(v)
-            if masks is None:
-                masks = by_value[v] = _with_builds(capture_sets(loose_values, v), build_bits.get(v))
-            for m in masks:
-                if own_bit and not m & own_bit:
-                    continue  # C8: the owner must capture his build
-                taken = cards_of.get(m)
-                if taken is None:
-                    taken = cards_of[m] = _cards_of(m, items)
-                captures.append(Move("capture", c, taken))
-        elif c.rank > 10:  # C7: face cards one for one, or all three
-            same = loose_faces.get(c.rank, ())
-            if own_bit:
+        if values_of[c]:
+            continue
+        if c.rank > 10:  # C7: face cards one for one, or all three
+            if own_bit or loose_faces is None:
+                continue
+            same = loose_faces.get(c.rank)
+            if same is None:
                 continue
             if len(same) == 3:
                 captures.append(Move("capture", c, tuple(same)))
             else:
-                captures.extend(Move("capture", c, (t,)) for t in same)
+                captures.extend([Move("capture", c, (t,)) for t in same])
         else:
             has_broom = True
+    if valued and len(captures) > valued:
+        captures = _in_hand_order(captures, hand)
     sweep: list[Move] = []
     if has_broom:  # C9: the broom takes everything, builds included
         taken = tuple(x for it in board for x in item_cards(it))
         sweep.append(Move("sweep", BROOM_CARD, taken))
-    if own_bit:
+    if own_bit and (captures or sweep):
         # C8: on his next turn the owner must capture his build (or sweep it, C9)
-        if captures or sweep:
-            return captures + sweep, True, True
-    else:
-        builds = _builds(hand, items, values)
+        return captures + sweep, True, True
     forced = bool(captures or builds or (sweep and board) or own_bit)
     return captures + builds + sweep, forced, False
+
+
+def _in_hand_order(captures: list[Move], hand: Sequence[Card]) -> list[Move]:
+    """The captures grouped by the hand card that makes them, in hand order
+    (face cards' captures are found after the valued cards')."""
+    place = {c: i for i, c in enumerate(hand)}
+    return sorted(captures, key=lambda m: place[m.card])  # type: ignore[index]  # stable
+
+
+#: tables with more valued items than this take the count-vector search
+SMALL = 8
+#: ``_small_table`` packs a set of items into one int: its size << 13 | its
+#: bitmask << 5 | its sum (sums are at most 20), so that the plain order of the
+#: ints is the order moves list their sets in: fewest items first, then by bitmask
+SIZE, MASK, SUM = 1 << 13, 5, 31
+#: the same order for a bare bitmask
+SET_ORDER: list[int] = [m.bit_count() << SMALL | m for m in range(1 << SMALL)]
+#: the item indexes of each bitmask
+BITS: list[tuple[int, ...]] = [tuple(k for k in range(SMALL) if m >> k & 1) for m in range(1 << SMALL)]
+_new = tuple.__new__  # Move(...) without the Python-level __new__ of a named tuple
+
+
+def _small_table(
+    hand: Sequence[Card], items: Sequence[Item], values: Sequence[int], build_mask: int, own_bit: int
+) -> tuple[list[Move], list[Move]]:
+    """The captures (C6, C6b, C8c) and builds (C8) of the valued hand cards
+    on a small table: every set of items adding up to at most the highest hand
+    value (at most one build in it) is listed once, with its sum; a capture of
+    value v is a union of disjoint groups of sum v (a build only alone, C6b),
+    a build a set whose sum the card lifts to the value of another hand card."""
+    captures: list[Move] = []
+    builds: list[Move] = []
+    if not values:
+        return captures, builds
+    values_of = VALUES
+    hand_values = [values_of[c] for c in hand]
+    top = max(hand_values)
+    sets = [0]
+    builds_at = build_mask << MASK
+    for k, x in enumerate(values):
+        if x <= top:
+            step = SIZE + (1 << (k + MASK)) + x
+            room = top - x
+            if build_mask >> k & 1:
+                sets += [p + step for p in sets if p & SUM <= room and not p & builds_at]
+            else:
+                sets += [p + step for p in sets if p & SUM <= room]
+    if len(sets) == 1:
+        return captures, builds
+    sets.sort()
+    has_builds = bool(build_mask)
+    cards_of: dict[int, tuple[Card, ...]] = {}
+    by_value: dict[int, list[int]] = {}
+    for c, v in zip(hand, hand_values, strict=True):
+        if not v:
+            continue
+        masks = by_value.get(v)
+        if masks is None:
+            # C6b: a build is a group only by itself
+            masks = [p >> MASK & 255 for p in sets if p & SUM == v and (not p & builds_at or p < 2 * SIZE)]
+            if len(masks) > 1:
+                unions = {0}
+                for g in masks:
+                    unions.update([u | g for u in unions if not u & g])
+                unions.discard(0)
+                masks = sorted(unions, key=SET_ORDER.__getitem__)
+            if own_bit:
+                masks = [m for m in masks if m & own_bit]  # C8: the owner must capture his build
+            by_value[v] = masks
+        for m in masks:
+            taken = cards_of.get(m)
+            if taken is None:
+                taken = cards_of[m] = _small_cards(m, items, has_builds)
+            captures.append(_new(Move, ("capture", c, taken, ())))
+    if own_bit:
+        return captures, builds  # C8: at most one build of his own
+    for c, hv in zip(hand, hand_values, strict=True):
+        if not hv or hv == top:
+            continue  # a build needs another card of higher value
+        needs = {w - hv for w in hand_values if w > hv}
+        for p in sets:
+            t = p & SUM
+            if t in needs:
+                m = p >> MASK & 255
+                onto = cards_of.get(m)
+                if onto is None:
+                    onto = cards_of[m] = _small_cards(m, items, has_builds)
+                builds.append(_new(Move, ("build", c, (), (("onto", onto), ("value", hv + t)))))
+    return captures, builds
+
+
+def _small_cards(mask: int, items: Sequence[Item], has_builds: bool) -> tuple[Card, ...]:
+    if not has_builds:
+        return tuple([items[k] for k in BITS[mask]])  # type: ignore[misc]
+    out: list[Card] = []
+    for k in BITS[mask]:
+        it = items[k]
+        if type(it) is Build:
+            out.extend(it.cards)
+        else:
+            out.append(it)  # type: ignore[arg-type]
+    return tuple(out)
+
+
+def _large_table(
+    hand: Sequence[Card], items: Sequence[Item], values: Sequence[int], build_mask: int, own_bit: int
+) -> tuple[list[Move], list[Move]]:
+    """The captures and builds of the valued hand cards on a large table.
+
+    C6b: a build is taken only by a card of its own value, as a group by
+    itself; it never joins other items in a sum, so the sum search sees the
+    loose items only (a build's slot holds a value above any card's)."""
+    values_of = VALUES
+    loose_values: list[int] = []
+    build_bits: dict[int, list[int]] = {}
+    for k, v in enumerate(values):
+        if build_mask >> k & 1:
+            build_bits.setdefault(v, []).append(1 << k)
+            loose_values.append(NOT_LOOSE)
+        else:
+            loose_values.append(v)
+    captures: list[Move] = []
+    by_value: dict[int, list[int]] = {}
+    cards_of: dict[int, tuple[Card, ...]] = {}
+    for c in hand:
+        v = values_of[c]
+        if not v:
+            continue
+        masks = by_value.get(v)
+        if masks is None:
+            masks = by_value[v] = _with_builds(capture_sets(loose_values, v), build_bits.get(v))
+        for m in masks:
+            if own_bit and not m & own_bit:
+                continue  # C8: the owner must capture his build
+            taken = cards_of.get(m)
+            if taken is None:
+                taken = cards_of[m] = _cards_of(m, items)
+            captures.append(Move("capture", c, taken))
+    if own_bit:
+        return captures, []
+    return captures, _builds(hand, items, values)
 
 
 NOT_LOOSE = 99  # above every card value (C5): a build never joins a sum (C6b)

@@ -1,0 +1,79 @@
+"""Before/after in one run: ``bench.py`` on a git revision and on the work tree, taking turns.
+
+    python benchmarks/compare.py HEAD~3                       # every game, 5 rounds
+    python benchmarks/compare.py main carrousel --players 4 --rounds 7
+
+The revision is checked out in a temporary git worktree and imported ahead of
+the installed package (``cardcore`` and ``cardcore_plugins`` on PYTHONPATH);
+the two sides run one after the other, round after round, so that a change in
+the machine's load hits both alike.  Each rate is the median over the rounds,
+in CPU time (as ``bench.py``).  Extra arguments go to ``bench.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RATES = ("moves_per_second", "deals_per_second", "clones_per_second")
+
+
+def run_bench(pythonpath: str | None, args: list[str]) -> list[dict[str, float]]:
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--json", *args],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),  # not the work tree: its packages would come first
+    ).stdout
+    rows: list[dict[str, float]] = json.loads(out)
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("revision", help="the git revision to compare the work tree with")
+    ap.add_argument("--rounds", type=int, default=5)
+    args, rest = ap.parse_known_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), args.revision],
+            check=True,
+        )
+        try:
+            shim = Path(tmp) / "path"
+            shim.mkdir()
+            (shim / "cardcore").symlink_to(tree / "cardcore")
+            (shim / "cardcore_plugins").symlink_to(tree / "plugins")
+            runs: dict[str, list[list[dict[str, float]]]] = {"before": [], "after": []}
+            for _ in range(args.rounds):
+                runs["before"].append(run_bench(str(shim), rest))
+                runs["after"].append(run_bench(None, rest))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
+    print(f"median of {args.rounds} rounds, CPU time; before = {args.revision}, after = work tree")
+    print(f"{'game':<14} {'':>3} {'rate':<18} {'before':>10} {'after':>10} {'ratio':>6}")
+    for i, row in enumerate(runs["after"][0]):
+        for rate in RATES:
+            before = statistics.median(r[i][rate] for r in runs["before"])
+            after = statistics.median(r[i][rate] for r in runs["after"])
+            print(
+                f"{row['game']:<14} {int(row['players'])}p  {rate:<18} {before:>10,.0f} {after:>10,.0f} "
+                f"{after / before:>5.2f}×"
+            )
+
+
+if __name__ == "__main__":
+    main()
