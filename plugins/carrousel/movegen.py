@@ -272,24 +272,26 @@ def _small_table(
     sets.sort()
     has_builds = bool(build_mask)
     cards_of: dict[int, tuple[Card, ...]] = {}
-    by_value: dict[int, list[int]] = {}
+    # the groups of each hand value, in one pass (C6b: a build is a group only by itself)
+    by_value: dict[int, list[int]] = {v: [] for v in hand_values if v}
+    for p in sets:
+        groups = by_value.get(p & SUM)
+        if groups is not None and (not p & builds_at or p < 2 * SIZE):
+            groups.append(p >> MASK & 255)
+    for v, masks in by_value.items():
+        if len(masks) > 1:
+            unions = {0}
+            for g in masks:
+                unions.update([u | g for u in unions if not u & g])
+            unions.discard(0)
+            masks = sorted(unions, key=SET_ORDER.__getitem__)
+        if own_bit:
+            masks = [m for m in masks if m & own_bit]  # C8: the owner must capture his build
+        by_value[v] = masks
     for c, v in zip(hand, hand_values, strict=True):
         if not v:
             continue
-        masks = by_value.get(v)
-        if masks is None:
-            # C6b: a build is a group only by itself
-            masks = [p >> MASK & 255 for p in sets if p & SUM == v and (not p & builds_at or p < 2 * SIZE)]
-            if len(masks) > 1:
-                unions = {0}
-                for g in masks:
-                    unions.update([u | g for u in unions if not u & g])
-                unions.discard(0)
-                masks = sorted(unions, key=SET_ORDER.__getitem__)
-            if own_bit:
-                masks = [m for m in masks if m & own_bit]  # C8: the owner must capture his build
-            by_value[v] = masks
-        for m in masks:
+        for m in by_value[v]:
             taken = cards_of.get(m)
             if taken is None:
                 taken = cards_of[m] = _small_cards(m, items, has_builds)
