@@ -52,6 +52,8 @@ from cardcore_plugins.canasta.state import (
     wild_count,
 )
 
+_new = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
+
 
 def must_go_out(state: CanastaState, team: int) -> bool:
     """N12: the partner's yes binds; N8/N12c: black threes meld only going out."""
@@ -179,7 +181,8 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
 
     out: list[Move] = []
     for move, used, r in meld_candidates(state, melds, staging, t.may_out):
-        tm = t._replace(must_out=True) if r == BLACK_THREE else t
+        # Turn(...) rather than t._replace(...): a Python-level call 5 times dearer
+        tm = Turn(t.need, t.minimum, t.may_out, True, t.last_red) if r == BLACK_THREE else t
         if not staging and not tm.must_out and not t.last_red and n - len(used) >= 2:
             out.append(move)  # a card is left to discard: nothing more to check
             continue
@@ -198,7 +201,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             after = dict(counts)
             for r, k in held.items():
                 after[r] = after.get(r, 0) + k
-            if can_finish(sh, 0, after, {}, False, t._replace(minimum=0)):
+            if can_finish(sh, 0, after, {}, False, Turn(t.need, 0, t.may_out, t.must_out, t.last_red)):
                 out.append(moves.commit())
         if state.staged and not t.must_out:
             out.append(moves.withdraw())  # a convenience: no legal path needs it (G1)
@@ -214,8 +217,8 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
         and state.asked is None
         and not state.laid
         and not t.last_red
-        and can_finish(sh, base, counts, held, pending, t._replace(may_out=True, must_out=True))
-        and can_finish(sh, base, counts, held, pending, t._replace(may_out=False, must_out=False))
+        and can_finish(sh, base, counts, held, pending, Turn(t.need, t.minimum, True, True, False))
+        and can_finish(sh, base, counts, held, pending, Turn(t.need, t.minimum, False, False, False))
     ):
         out.append(moves.ask_go_out())
     return out  # never empty in play (G1); a hand-made dead end lists nothing
@@ -243,11 +246,11 @@ def meld_candidates(
         name = RANK_NAMES[r]
         if len(nat) >= 3:
             cards = tuple(nat[:3])
-            out.append((Move("meld", None, (), (("cards", cards), ("rank", name))), cards, r))
+            out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
         for w in wild_kinds:
             cards = (nat[0], nat[1], w)
-            out.append((Move("meld", None, (), (("cards", cards), ("rank", name))), cards, r))
-    blacks = [c for c in hand if is_black_three(c)]
+            out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
+    blacks = [c for c in by_rank.get(BLACK_THREE, ()) if c.suit in ("C", "S")]
     if len(blacks) >= 3 and BLACK_THREE not in open_ranks and not no_new and may_out:
         cards = tuple(blacks[:3])  # N8, N12c: only by a player going out this turn
         out.append((Move("meld", None, (), (("cards", cards), ("rank", "3"))), cards, BLACK_THREE))
@@ -261,24 +264,20 @@ def meld_candidates(
         if WILD[c]:
             for r, m in sorted(targets.items()):
                 if r != BLACK_THREE and wild_count(m) < 3:  # N8; N17a: merged melds take no more
-                    out.append((Move("add", c, (), (("rank", RANK_NAMES[r]),)), (c,), r))
+                    out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[r]),))), (c,), r))
         elif c.rank in targets and (c.rank != BLACK_THREE or is_black_three(c)):
-            out.append((Move("add", c, (), (("rank", RANK_NAMES[c.rank]),)), (c,), c.rank))
+            out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[c.rank]),))), (c,), c.rank))
     return out
 
 
 def discards(hand: list[Card], t: Turn, has_canastas: bool) -> list[Move]:
     """N5, N12: a discard ends the turn; the last card only when going out,
     and nothing but going out once he must."""
-    out: list[Move] = []
-    seen: set[str] = set()
+    if len(hand) == 1:
+        return [Move("discard", hand[0])] if t.may_out and has_canastas else []
+    if t.must_out:
+        return []
+    first: dict[str, Card] = {}  # one move per kind of card, in hand order
     for c in hand:
-        if c.name in seen:
-            continue
-        seen.add(c.name)
-        if len(hand) == 1:
-            if t.may_out and has_canastas:
-                out.append(Move("discard", c))
-        elif not t.must_out:
-            out.append(Move("discard", c))
-    return out
+        first.setdefault(c.name, c)
+    return [_new(Move, ("discard", c, (), ())) for c in first.values()]
