@@ -104,6 +104,11 @@ class Table:
         self.fast_is_deal_over: Callable[[DealState], bool] = _direct(
             pm.hook.cardcore_is_deal_over, ("state",), traced
         )
+        # bots that read an observation ask for one at every decision, search
+        # bots' rollouts included
+        self._observe: Callable[[DealState, int | None], Observation] = _direct(
+            pm.hook.cardcore_observe, ("state", "seat"), traced
+        )
         self.deck: list[Card] = self.hook.cardcore_build_deck(table=self)
         self.player_kinds: dict[str, Any] = {}
         self.hook.cardcore_register_players(register=self.player_kinds.__setitem__)
@@ -199,7 +204,7 @@ class Table:
         return self.hook.cardcore_sample_state(state=state, seat=seat, rng=rng)  # type: ignore[no-any-return]
 
     def observe(self, state: DealState, seat: int | None) -> Observation:
-        return self.hook.cardcore_observe(state=state, seat=seat)  # type: ignore[no-any-return]
+        return self._observe(state, seat)
 
     def spectate(self, state: DealState) -> Observation:
         """The public view: what a spectator sees (no hand)."""
