@@ -164,26 +164,27 @@ class Carrousel(GamePlugin[Options]):
     @hookimpl
     def cardcore_apply_move(self, state: CarrouselState, move: Move) -> CarrouselState:
         seat = state.to_act
-        side = self.table.side_of[seat]
-        card = move.card
+        kind, card, takes, _ = move
         assert card is not None  # every Carrousel move plays a card
-        state.hands[seat].remove(card)
-        kind = move.kind
-        board = state.board
-        if kind == "capture" or kind == "sweep":
-            if move.takes:
-                taken = set(move.takes)
+        hands = state.hands
+        hands[seat].remove(card)
+        if kind == "trail":
+            state.board.append(card)
+        elif kind == "capture" or kind == "sweep":
+            pile = state.piles[self.table.side_of[seat]]
+            if takes:
+                taken = set(takes)
                 state.board = [
-                    it for it in board if (it.cards[0] if type(it) is Build else it) not in taken
+                    it for it in state.board if (it.cards[0] if type(it) is Build else it) not in taken
                 ]
-                state.piles[side].extend(move.takes)
-                state.last_capture = side  # C11 (a sweep of nothing is no capture, C9)
-            state.piles[side].append(card)
-        elif kind == "build":
+                pile.extend(takes)
+                state.last_capture = self.table.side_of[seat]  # C11 (a sweep of nothing is no capture, C9)
+            pile.append(card)
+        else:  # build
             onto = set(move.get("onto"))
             kept = []
             joined: list[Card] = []
-            for it in board:
+            for it in state.board:
                 cards = item_cards(it)
                 if cards[0] in onto:
                     joined.extend(cards)
@@ -192,13 +193,11 @@ class Carrousel(GamePlugin[Options]):
             joined.append(card)
             kept.append(Build(tuple(joined), move.get("value"), seat))
             state.board = kept
-        else:  # trail
-            board.append(card)
         # the turn passes clockwise; new hands when all are empty (C4)
-        n = len(state.hands)
+        n = len(hands)
         state.to_act = (seat + 1) % n
-        if state.stock and not any(state.hands):
-            deal_more(state.hands, state.stock, state.dealer, HAND)
+        if state.stock and not any(hands):
+            deal_more(hands, state.stock, state.dealer, HAND)
             state.to_act = left_of(state.dealer, n)
         return state
 
