@@ -73,3 +73,28 @@ def test_a_sample_never_shows_the_real_hidden_cards_more_than_chance(registry):
     real = sorted(c.name for c in state.hands[1])
     same = sum(sorted(c.name for c in t.sample_state(state, 0, rng).hands[1]) == real for _ in range(200))
     assert same < 10
+
+
+def test_canasta_the_asker_of_may_i_go_out_can_go_out_in_every_sample(registry):
+    """N12: a player asks "May I go out?" only when he can go out, so while his
+    partner answers, every deal the partner imagines lets the asker go out
+    after a yes (a plain redeal of the unseen cards fails in about a third)."""
+    from cardcore_plugins.canasta import moves as canasta_moves
+    from cardcore_plugins.canasta.state import ANSWER
+
+    t = Table.from_names(registry, "canasta", 4)
+    bots = make_players(t, ["greedy"] * 4, 5)
+    rng = random.Random(1)
+    asked = 0
+    for seed in range(12):
+        state = t.new_match(seed).start_deal()
+        while not t.is_deal_over(state):
+            if state.phase == ANSWER:
+                asked += 1
+                for _ in range(10):
+                    sample = t.sample_state(state, state.to_act, rng)
+                    t.apply(sample, canasta_moves.answer(True))
+                    assert t.legal_moves(sample), "the asker cannot go out in an imagined deal"
+            moves = t.legal_moves(state)
+            t.apply(state, bots[state.to_act].choose(t.observe(state, state.to_act), tuple(moves)), moves)
+    assert asked >= 5

@@ -16,11 +16,12 @@ from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.seats import left_of, make_sides
 from cardcore.table import Table
-from cardcore_plugins.canasta import rules
+from cardcore_plugins.canasta import moves, rules
 from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.hookspecs import CanastaSpec
 from cardcore_plugins.canasta.scoring import team_breakdown
 from cardcore_plugins.canasta.state import (
+    ANSWER,
     DRAW,
     PILE,
     CanastaState,
@@ -308,26 +309,21 @@ class Canasta(GamePlugin[Options]):
     def cardcore_sample_state(self, state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
         """The cards ``seat`` cannot see redealt among the other hands and the
         stock, keeping their sizes; the cards an opponent is known to hold
-        (taken with the pile, or seen and taken back) stay in his hand."""
-        sample = state.clone()
-        unseen: list[Card] = []
-        keep: list[list[Card]] = []
-        for i, hand in enumerate(sample.hands):
-            known = {id(c) for c in sample.known[i]} if i != seat else set()
-            keep.append([c for c in hand if id(c) in known])
-            if i != seat:
-                unseen += [c for c in hand if id(c) not in known]
-        unseen += sample.stock
-        rng.shuffle(unseen)
-        at = 0
-        for i, hand in enumerate(sample.hands):
-            if i == seat:
-                continue
-            take = len(hand) - len(keep[i])
-            hand[:] = keep[i] + unseen[at : at + take]
-            hand.sort(key=lambda c: c.sort_key)
-            at += take
-        sample.stock[:] = unseen[at:]
+        (taken with the pile, or seen and taken back) stay in his hand.
+
+        While a partner answers "May I go out?", the asker is known to be able
+        to go out (N12: he may ask only then): a redeal where he could not is
+        dealt again (up to ``SAMPLE_TRIES`` times), so that the imagined deals
+        are the consistent ones, each as likely as in a plain redeal."""
+        sample = _redeal(state, seat, rng)
+        if state.phase == ANSWER and state.turn != seat:
+            yes = moves.answer(True)
+            for _ in range(SAMPLE_TRIES):
+                after = sample.clone()
+                self.table.fast_apply_move(after, yes)
+                if self.table.fast_legal_moves(after):
+                    break  # after a yes he must go out, and he can
+                sample = _redeal(state, seat, rng)
         return sample
 
     @hookimpl
@@ -342,6 +338,35 @@ class Canasta(GamePlugin[Options]):
         for r in state.red_threes:
             out += r
         return out
+
+
+#: redeals tried for a sample that agrees with what the seat knows
+SAMPLE_TRIES = 200
+
+
+def _redeal(state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
+    """A copy of ``state`` with the cards ``seat`` cannot see dealt anew
+    (``cardcore_sample_state``)."""
+    sample = state.clone()
+    unseen: list[Card] = []
+    keep: list[list[Card]] = []
+    for i, hand in enumerate(sample.hands):
+        known = {id(c) for c in sample.known[i]} if i != seat else set()
+        keep.append([c for c in hand if id(c) in known])
+        if i != seat:
+            unseen += [c for c in hand if id(c) not in known]
+    unseen += sample.stock
+    rng.shuffle(unseen)
+    at = 0
+    for i, hand in enumerate(sample.hands):
+        if i == seat:
+            continue
+        take = len(hand) - len(keep[i])
+        hand[:] = keep[i] + unseen[at : at + take]
+        hand.sort(key=lambda c: c.sort_key)
+        at += take
+    sample.stock[:] = unseen[at:]
+    return sample
 
 
 def cards_count(n: int) -> str:
