@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from cardcore.game import redeal_unseen
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move, default_move_text
 from cardcore.players import HumanPlayer, RandomPlayer
@@ -56,16 +57,7 @@ def cardcore_next_dealer(match: Match, state: DealState) -> int:
 def cardcore_sample_state(state: DealState, seat: int, rng: random.Random) -> DealState:
     """The other hands and the stock, shuffled together and dealt back in
     their sizes: right for games whose only hidden cards are those."""
-    sample = state.clone()
-    places = [h for i, h in enumerate(sample.hands) if i != seat] + [sample.stock]
-    unseen = [c for place in places for c in place]
-    rng.shuffle(unseen)
-    at = 0
-    for place in places:
-        size = len(place)
-        place[:] = unseen[at : at + size]
-        at += size
-    return sample
+    return redeal_unseen(state, seat, rng)
 
 
 @hookimpl(trylast=True)

@@ -4,6 +4,7 @@ small value types its hooks return."""
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -194,6 +195,23 @@ class DealState:
         seat decide within a turn (Canasta's partner answering "May I go
         out?"), in which case the game overrides this."""
         return self.to_act
+
+
+def redeal_unseen(state: DealState, seat: int, rng: random.Random) -> DealState:
+    """A copy of ``state`` with the other hands and the stock shuffled together
+    and dealt back in their sizes: what ``seat`` cannot see, imagined anew
+    (the core's ``cardcore_sample_state``; a game whose seats know more calls
+    it and keeps only the deals that agree with what they know)."""
+    sample = state.clone()
+    places = [h for i, h in enumerate(sample.hands) if i != seat] + [sample.stock]
+    unseen = [c for place in places for c in place]
+    rng.shuffle(unseen)
+    at = 0
+    for place in places:
+        size = len(place)
+        place[:] = unseen[at : at + size]
+        at += size
+    return sample
 
 
 @dataclass(frozen=True)

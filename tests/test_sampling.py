@@ -98,3 +98,39 @@ def test_canasta_the_asker_of_may_i_go_out_can_go_out_in_every_sample(registry):
             moves = t.legal_moves(state)
             t.apply(state, bots[state.to_act].choose(t.observe(state, state.to_act), tuple(moves)), moves)
     assert asked >= 5
+
+
+@pytest.mark.parametrize("tries", [200, 0])
+def test_carrousel_build_owners_hold_a_card_of_its_value_in_every_sample(registry, monkeypatch, tries):
+    """C8: the owner of a build kept a card of its value when he made it and
+    has not played since, so every deal another seat imagines gives him one
+    (a plain redeal of the unseen cards often does not). With no redeal left
+    to try, a card of its value is swapped into his hand: still every card once."""
+    from cardcore_plugins.carrousel import game as carrousel_game
+    from cardcore_plugins.carrousel.cards import VALUES
+    from cardcore_plugins.carrousel.state import Build
+
+    monkeypatch.setattr(carrousel_game, "SAMPLE_TRIES", tries)
+
+    owed = 0
+    for players in (2, 4):
+        t = Table.from_names(registry, "carrousel", players)
+        bots = make_players(t, ["greedy"] * players, 5)
+        rng = random.Random(2)
+        for seed in range(6):
+            state = t.new_match(seed).start_deal()
+            while not t.is_deal_over(state):
+                seat = state.to_act
+                builds = [b for b in state.board if type(b) is Build and b.owner != seat]
+                for _ in range(5 if builds else 0):
+                    sample = t.sample_state(state, seat, rng)
+                    for b in builds:
+                        assert any(VALUES[c] == b.value for c in sample.hands[b.owner])
+                        owed += 1
+                    cards = t.state_cards(sample)
+                    assert len({id(c) for c in cards}) == len(cards) == len(t.deck)
+                    assert sample.hands[seat] == state.hands[seat]
+                    assert [len(h) for h in sample.hands] == [len(h) for h in state.hands]
+                moves = t.legal_moves(state)
+                t.apply(state, bots[seat].choose(t.observe(state, seat), tuple(moves)), moves)
+    assert owed > 20

@@ -10,7 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cardcore.cards import Card
 from cardcore.deck import deal_more, deal_rounds, shuffled
-from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, rules_page
+from cardcore.game import (
+    DealState,
+    GamePlugin,
+    GameSpec,
+    Observation,
+    SideScore,
+    redeal_unseen,
+    rules_page,
+)
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
@@ -38,6 +46,8 @@ from cardcore_plugins.carrousel.state import (
 NAME = "carrousel"
 _new = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
 HAND = 4  # C4
+#: redeals tried for a sample that agrees with the builds on the table
+SAMPLE_TRIES = 200
 
 
 class Options(BaseModel):
@@ -284,6 +294,42 @@ class Carrousel(GamePlugin[Options]):
         if move.kind == "trail":
             return f"{c} trails"
         return None
+
+    @hookimpl
+    def cardcore_sample_state(self, state: CarrouselState, seat: int, rng: random.Random) -> CarrouselState:
+        """The other hands and the stock redealt (``redeal_unseen``), keeping
+        only deals that agree with the builds on the table: C8, the owner of a
+        build kept a card of its value when he made it, and has not played
+        since. Each consistent deal is as likely as in a plain redeal (the
+        unseen cards are dealt again, up to ``SAMPLE_TRIES`` times; then one
+        card of its value is put in each owner's hand that lacks one)."""
+        owed = [(b.owner, b.value) for b in state.board if type(b) is Build and b.owner != seat]
+        sample: CarrouselState = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
+        if not owed:
+            return sample
+        for _ in range(SAMPLE_TRIES):
+            if all(any(VALUES[c] == v for c in sample.hands[o]) for o, v in owed):
+                return sample
+            sample = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
+        owes = dict(owed)
+        for o, v in owed:  # unlikely deals: make them agree
+            hand = sample.hands[o]
+            if any(VALUES[c] == v for c in hand):
+                continue
+            # from the stock first, then the hands of seats that owe nothing
+            hands = sorted((i for i in range(len(sample.hands)) if i not in (seat, o)), key=owes.__contains__)
+            givers: list[int | None] = [None, *hands]
+            for giver in givers:
+                place = sample.stock if giver is None else sample.hands[giver]
+                fit = [i for i, c in enumerate(place) if VALUES[c] == v]
+                if giver in owes and owes[giver] == v and len(fit) < 2:
+                    continue  # he needs his card of that value
+                if fit:
+                    i = rng.choice(fit)
+                    j = rng.randrange(len(hand))
+                    hand[j], place[i] = place[i], hand[j]
+                    break
+        return sample
 
     @hookimpl
     def cardcore_state_to_json(self, state: CarrouselState) -> dict[str, Any]:
