@@ -77,6 +77,9 @@ def deal_round(state: PVState) -> None:
         del stock[:take]
 
 
+_new = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
+
+
 def legal_moves(state: PVState) -> list[Move]:
     """P5: pair or steal with any hand card; trail only when neither is possible."""
     seat = state.to_act
@@ -93,19 +96,19 @@ def legal_moves(state: PVState) -> list[Move]:
         rank = c.rank
         for t in board:
             if t.rank == rank:  # P2: only ranks matter
-                moves.append(Move("pair", c, (t,)))
+                moves.append(_new(Move, ("pair", c, (t,), ())))
         for side, pile in tops:
             if pile[-1].rank == rank:
-                moves.append(Move("steal", c, tuple(pile), (("from", side),)))
+                moves.append(_new(Move, ("steal", c, tuple(pile), (("from", side),))))
     if moves:
         return moves
-    return [Move("trail", c) for c in hand]  # P5c
+    return [_new(Move, ("trail", c, (), ())) for c in hand]  # P5c
 
 
 def advance(state: PVState) -> None:
     """Pass the turn clockwise, redealing when every hand is empty (P6)."""
-    n = state.players
     hands = state.hands
+    n = len(hands)
     start = state.to_act + 1
     if state.stock and not any(hands):
         deal_round(state)
