@@ -25,7 +25,6 @@ from cardcore.cards import Card
 from cardcore.moves import Move
 from cardcore_plugins.canasta import moves
 from cardcore_plugins.canasta.cards import (
-    MELD_RANKS,
     RANK_NAMES,
     VALUES,
     WILD,
@@ -234,37 +233,48 @@ def meld_candidates(
     out: list[Candidate] = []
     open_ranks = set(melds) | set(state.staged)
     by_rank: dict[int, list[Card]] = {}
+    wild_kinds: list[Card] = []  # one wild card of each kind (a joker, a two): suits never matter
     for c in hand:
-        if not WILD[c]:
+        if WILD[c]:
+            if not wild_kinds or (len(wild_kinds) == 1 and (wild_kinds[0].rank == 0) != (c.rank == 0)):
+                wild_kinds.append(c)
+        else:
             by_rank.setdefault(c.rank, []).append(c)
-    wild_kinds = _wild_kinds(hand)
     no_new = staging and state.withdrew == "play"  # no second try at an initial meld
-    for r in MELD_RANKS:
-        nat = by_rank.get(r)
-        if no_new or not nat or r in open_ranks or len(nat) < 2:
-            continue
-        name = RANK_NAMES[r]
-        if len(nat) >= 3:
-            cards = tuple(nat[:3])
-            out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
-        for w in wild_kinds:
-            cards = (nat[0], nat[1], w)
-            out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
-    blacks = [c for c in by_rank.get(BLACK_THREE, ()) if c.suit in ("C", "S")]
-    if len(blacks) >= 3 and BLACK_THREE not in open_ranks and not no_new and may_out:
-        cards = tuple(blacks[:3])  # N8, N12c: only by a player going out this turn
-        out.append((Move("meld", None, (), (("cards", cards), ("rank", "3"))), cards, BLACK_THREE))
+    if not no_new:
+        for r in sorted(by_rank):
+            nat = by_rank[r]
+            if len(nat) < 2 or r == BLACK_THREE or r in open_ranks:
+                continue
+            name = RANK_NAMES[r]
+            if len(nat) >= 3:
+                cards = tuple(nat[:3])
+                out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
+            for w in wild_kinds:
+                cards = (nat[0], nat[1], w)
+                out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
+        if may_out and BLACK_THREE not in open_ranks:
+            blacks = [c for c in by_rank.get(BLACK_THREE, ()) if c.suit in ("C", "S")]
+            if len(blacks) >= 3:
+                cards = tuple(blacks[:3])  # N8, N12c: only by a player going out this turn
+                out.append((Move("meld", None, (), (("cards", cards), ("rank", "3"))), cards, BLACK_THREE))
     targets = dict(melds)
     targets.update(state.staged)
+    if not targets:
+        return out
+    wild_targets: list[int] | None = None
     seen: set[str] = set()
     for c in hand:
         if c.name in seen:
             continue
         seen.add(c.name)
         if WILD[c]:
-            for r, m in sorted(targets.items()):
-                if r != BLACK_THREE and wild_count(m) < 3:  # N8; N17a: merged melds take no more
-                    out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[r]),))), (c,), r))
+            if wild_targets is None:  # N8; N17a: merged melds take no more
+                wild_targets = [
+                    r for r, m in sorted(targets.items()) if r != BLACK_THREE and wild_count(m) < 3
+                ]
+            for r in wild_targets:
+                out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[r]),))), (c,), r))
         elif c.rank in targets and (c.rank != BLACK_THREE or is_black_three(c)):
             out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[c.rank]),))), (c,), c.rank))
     return out
