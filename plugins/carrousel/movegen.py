@@ -140,13 +140,15 @@ def count_vectors(
 
 
 def _cards_of(mask: int, items: Sequence[Item]) -> tuple[Card, ...]:
+    """The cards of the items in ``mask``, in table order (a build's all)."""
+    at = BITS[mask] if mask < len(BITS) else [i for i in range(mask.bit_length()) if mask >> i & 1]
     out: list[Card] = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.extend(item_cards(items[i]))
-        mask >>= 1
-        i += 1
+    for k in at:
+        it = items[k]
+        if type(it) is Build:
+            out.extend(it.cards)
+        else:
+            out.append(it)  # type: ignore[arg-type]
     return tuple(out)
 
 
@@ -188,16 +190,20 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
                 if loose_faces is None:
                     loose_faces = {}
                 loose_faces.setdefault(it.rank, []).append(it)  # type: ignore[union-attr,arg-type]
-    if len(items) <= SMALL:
-        captures, builds = _small_table(hand, items, values, build_mask, own_bit)
-    else:
-        captures, builds = _large_table(hand, items, values, build_mask, own_bit)
+    search = _small_table if len(items) <= SMALL else _large_table
+    by_value, builds = search(hand, items, values, build_mask, own_bit)
+    captures: list[Move] = []
+    cards_of: dict[int, tuple[Card, ...]] = {}
     has_broom = False
-    valued = len(captures)
     for c in hand:
-        if values_of[c]:
-            continue
-        if c.rank > 10:  # C7: face cards one for one, or all three
+        v = values_of[c]
+        if v:
+            for m in by_value.get(v, ()):
+                taken = cards_of.get(m)
+                if taken is None:
+                    taken = cards_of[m] = _cards_of(m, items)
+                captures.append(_new(Move, ("capture", c, taken, ())))
+        elif c.rank > 10:  # C7: face cards one for one, or all three
             if own_bit or loose_faces is None:
                 continue
             same = loose_faces.get(c.rank)
@@ -209,8 +215,6 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
                 captures.extend([Move("capture", c, (t,)) for t in same])
         else:
             has_broom = True
-    if valued and len(captures) > valued:
-        captures = _in_hand_order(captures, hand)
     sweep: list[Move] = []
     if has_broom:  # C9: the broom takes everything, builds included
         taken = tuple(x for it in board for x in item_cards(it))
@@ -220,13 +224,6 @@ def generate(state: CarrouselState) -> tuple[list[Move], bool, bool]:
         return captures + sweep, True, True
     forced = bool(captures or builds or (sweep and board) or own_bit)
     return captures + builds + sweep, forced, False
-
-
-def _in_hand_order(captures: list[Move], hand: Sequence[Card]) -> list[Move]:
-    """The captures grouped by the hand card that makes them, in hand order
-    (face cards' captures are found after the valued cards')."""
-    place = {c: i for i, c in enumerate(hand)}
-    return sorted(captures, key=lambda m: place[m.card])  # type: ignore[index]  # stable
 
 
 #: tables with more valued items than this take the count-vector search
@@ -244,16 +241,16 @@ _new = tuple.__new__  # Move(...) without the Python-level __new__ of a named tu
 
 def _small_table(
     hand: Sequence[Card], items: Sequence[Item], values: Sequence[int], build_mask: int, own_bit: int
-) -> tuple[list[Move], list[Move]]:
-    """The captures (C6, C6b, C8c) and builds (C8) of the valued hand cards
+) -> tuple[dict[int, list[int]], list[Move]]:
+    """The capture sets of each hand value (C6, C6b, C8c) and the builds (C8)
     on a small table: every set of items adding up to at most the highest hand
     value (at most one build in it) is listed once, with its sum; a capture of
     value v is a union of disjoint groups of sum v (a build only alone, C6b),
     a build a set whose sum the card lifts to the value of another hand card."""
-    captures: list[Move] = []
+    by_value: dict[int, list[int]] = {}
     builds: list[Move] = []
     if not values:
-        return captures, builds
+        return by_value, builds
     values_of = VALUES
     hand_values = [values_of[c] for c in hand]
     top = max(hand_values)
@@ -268,12 +265,10 @@ def _small_table(
             else:
                 sets += [p + step for p in sets if p & SUM <= room]
     if len(sets) == 1:
-        return captures, builds
+        return by_value, builds
     sets.sort()
-    has_builds = bool(build_mask)
-    cards_of: dict[int, tuple[Card, ...]] = {}
     # the groups of each hand value, in one pass (C6b: a build is a group only by itself)
-    by_value: dict[int, list[int]] = {v: [] for v in hand_values if v}
+    by_value = {v: [] for v in hand_values if v}
     for p in sets:
         groups = by_value.get(p & SUM)
         if groups is not None and (not p & builds_at or p < 2 * SIZE):
@@ -288,16 +283,9 @@ def _small_table(
         if own_bit:
             masks = [m for m in masks if m & own_bit]  # C8: the owner must capture his build
         by_value[v] = masks
-    for c, v in zip(hand, hand_values, strict=True):
-        if not v:
-            continue
-        for m in by_value[v]:
-            taken = cards_of.get(m)
-            if taken is None:
-                taken = cards_of[m] = _small_cards(m, items, has_builds)
-            captures.append(_new(Move, ("capture", c, taken, ())))
     if own_bit:
-        return captures, builds  # C8: at most one build of his own
+        return by_value, builds  # C8: at most one build of his own
+    cards_of: dict[int, tuple[Card, ...]] = {}
     for c, hv in zip(hand, hand_values, strict=True):
         if not hv or hv == top:
             continue  # a build needs another card of higher value
@@ -308,28 +296,15 @@ def _small_table(
                 m = p >> MASK & 255
                 onto = cards_of.get(m)
                 if onto is None:
-                    onto = cards_of[m] = _small_cards(m, items, has_builds)
+                    onto = cards_of[m] = _cards_of(m, items)
                 builds.append(_new(Move, ("build", c, (), (("onto", onto), ("value", hv + t)))))
-    return captures, builds
-
-
-def _small_cards(mask: int, items: Sequence[Item], has_builds: bool) -> tuple[Card, ...]:
-    if not has_builds:
-        return tuple([items[k] for k in BITS[mask]])  # type: ignore[misc]
-    out: list[Card] = []
-    for k in BITS[mask]:
-        it = items[k]
-        if type(it) is Build:
-            out.extend(it.cards)
-        else:
-            out.append(it)  # type: ignore[arg-type]
-    return tuple(out)
+    return by_value, builds
 
 
 def _large_table(
     hand: Sequence[Card], items: Sequence[Item], values: Sequence[int], build_mask: int, own_bit: int
-) -> tuple[list[Move], list[Move]]:
-    """The captures and builds of the valued hand cards on a large table.
+) -> tuple[dict[int, list[int]], list[Move]]:
+    """The capture sets of each hand value and the builds on a large table.
 
     C6b: a build is taken only by a card of its own value, as a group by
     itself; it never joins other items in a sum, so the sum search sees the
@@ -343,26 +318,17 @@ def _large_table(
             loose_values.append(NOT_LOOSE)
         else:
             loose_values.append(v)
-    captures: list[Move] = []
     by_value: dict[int, list[int]] = {}
-    cards_of: dict[int, tuple[Card, ...]] = {}
     for c in hand:
         v = values_of[c]
-        if not v:
-            continue
-        masks = by_value.get(v)
-        if masks is None:
-            masks = by_value[v] = _with_builds(capture_sets(loose_values, v), build_bits.get(v))
-        for m in masks:
-            if own_bit and not m & own_bit:
-                continue  # C8: the owner must capture his build
-            taken = cards_of.get(m)
-            if taken is None:
-                taken = cards_of[m] = _cards_of(m, items)
-            captures.append(Move("capture", c, taken))
+        if v and v not in by_value:
+            masks = _with_builds(capture_sets(loose_values, v), build_bits.get(v))
+            if own_bit:
+                masks = [m for m in masks if m & own_bit]  # C8: the owner must capture his build
+            by_value[v] = masks
     if own_bit:
-        return captures, []
-    return captures, _builds(hand, items, values)
+        return by_value, []
+    return by_value, _builds(hand, items, values)
 
 
 NOT_LOOSE = 99  # above every card value (C5): a build never joins a sum (C6b)
