@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from cardcore.cards import Card
 from cardcore.moves import Move
+from cardcore.moves import tuple_new as _new
 from cardcore_plugins.canasta import moves
 from cardcore_plugins.canasta.cards import (
     RANK_NAMES,
@@ -50,8 +51,6 @@ from cardcore_plugins.canasta.state import (
     CanastaState,
     wild_count,
 )
-
-_new = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
 
 
 def must_go_out(state: CanastaState, team: int) -> bool:

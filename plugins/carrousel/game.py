@@ -22,6 +22,7 @@ from cardcore.game import (
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
+from cardcore.moves import tuple_new as _new
 from cardcore.seats import clockwise_from, left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.carrousel.cards import (
@@ -44,7 +45,6 @@ from cardcore_plugins.carrousel.state import (
 )
 
 NAME = "carrousel"
-_new = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
 HAND = 4  # C4
 #: redeals tried for a sample that agrees with the builds on the table
 SAMPLE_TRIES = 200

@@ -23,6 +23,7 @@ from itertools import combinations
 
 from cardcore.cards import Card
 from cardcore.moves import Move
+from cardcore.moves import tuple_new as _new
 from cardcore_plugins.carrousel.cards import BROOM_CARD, VALUES
 from cardcore_plugins.carrousel.state import Build, CarrouselState, Item, item_cards
 
@@ -236,7 +237,6 @@ SIZE, MASK, SUM = 1 << 13, 5, 31
 SET_ORDER: list[int] = [m.bit_count() << SMALL | m for m in range(1 << SMALL)]
 #: the item indexes of each bitmask
 BITS: list[tuple[int, ...]] = [tuple(k for k in range(SMALL) if m >> k & 1) for m in range(1 << SMALL)]
-_new = tuple.__new__  # Move(...) without the Python-level __new__ of a named tuple
 
 
 def _small_table(

@@ -14,6 +14,7 @@ from cardcore.game import DealState, GamePlugin, GameSpec, Observation, Position
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
+from cardcore.moves import tuple_new as _new
 from cardcore.position import PositionReader
 from cardcore.seats import left_of, make_sides, right_of
 from cardcore.table import Table
@@ -77,7 +78,6 @@ def deal_round(state: PVState) -> None:
         del stock[:take]
 
 
-_new = tuple.__new__  # Move(...) without the named tuple's Python-level __new__
 
 
 def legal_moves(state: PVState) -> list[Move]:
