@@ -18,6 +18,9 @@ from cardcore_plugins.canasta.finish import (
     can_go_out,
     can_go_out_from,
     fits,
+    stage_after,
+    stage_parts,
+    stage_total,
 )
 
 RANKS = [1, 4, 5, 9, 13]  # a few natural ranks keep the search small
@@ -121,6 +124,41 @@ def test_can_go_out_with_a_minimum_matches_brute_force(staged, hand, need, may_d
 )
 def test_best_stage_matches_brute_force(staged, hand, budget):
     assert best_stage(staged, dict(hand), budget) == brute_best_stage(staged, hand, budget)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    melds_st.map(lambda d: {r: v for r, v in d.items() if r != BLACK_THREE}),
+    hand_st,
+    st.sampled_from(RANKS),
+    st.sampled_from(["add", "add_wild", "triple", "pair", "pair_of_more"]),
+    st.sampled_from([JOKER, TWO]),
+)
+def test_stage_after_matches_a_fresh_tally(staged, hand, r, step, wild):
+    """N10a on counts (movegen.play_moves): the staging parts after a meld or
+    an add, derived from those before, equal the parts of the new position;
+    so do the points with no card limit."""
+    staged, hand = dict(staged), dict(hand)  # made to allow the step
+    steps = {"add": (1, 0), "add_wild": (0, 1), "triple": (3, 0), "pair": (2, 1), "pair_of_more": (2, 1)}
+    naturals, wilds = steps[step]  # pair_of_more: two of three or more naturals, and a wild card
+    if step.startswith("add"):
+        size, w = staged.get(r, (3, 0))
+        staged[r] = (size, min(w, 2))
+    else:
+        staged.pop(r, None)
+    hand[r] = 2 if step == "pair" else max(3 if step == "pair_of_more" else naturals, hand.get(r, 0))
+    hand[wild] = max(wilds, hand.get(wild, 0))
+    k = hand[r]
+    after = dict(hand)
+    after[r] = k - naturals
+    if wilds:
+        after[wild] -= 1
+    size, w = staged.get(r, (0, 0))
+    grown = {**staged, r: (size + naturals + wilds, w + wilds)}
+    derived = stage_after(stage_parts(staged, hand), staged, hand, r, naturals, wilds)
+    assert derived == stage_parts(grown, after)
+    fresh = stage_total(stage_parts(grown, after), after.get(JOKER, 0), after.get(TWO, 0))
+    assert stage_total(derived, after.get(JOKER, 0), after.get(TWO, 0)) == fresh
 
 
 def test_fits_examples():

@@ -164,15 +164,16 @@ def wild_value(hand: Tally, n: int) -> int:
     return 50 * jokers + 20 * (n - jokers)
 
 
-def best_stage(staged: Shape, hand: Tally, budget: int) -> int:
-    """The most points that cards of ``hand`` (at most ``budget`` of them) can
-    add to the ``staged`` melds and new melds, black threes apart (they meld
-    only when going out, N8). Used for the initial minimum (N10a)."""
-    if budget <= 0:
-        return 0
-    wilds = hand.get(JOKER, 0) + hand.get(TWO, 0)
-    # with no card limit: every natural that melds, pairs with a wild card each
-    # (best pairs first), then every wild card that fits
+StageParts = tuple[int, int, int, list[int]]  # natural points, natural cards, wild room, pairs
+
+
+def stage_parts(staged: Shape, hand: Tally) -> StageParts:
+    """What :func:`best_stage` sums up with no card limit, wild cards apart:
+    the points and the number of the naturals that meld at once (every
+    natural of a staged rank, of a rank held three times or more), the room
+    for wild cards in those melds, and the points of each rank held twice
+    (a pair needs a wild card), best first. Black threes never count: they
+    meld only going out (N8)."""
     nat_value = nat_cards = cap = 0
     pairs: list[int] = []
     for r, k in hand.items():
@@ -187,14 +188,52 @@ def best_stage(staged: Shape, hand: Tally, budget: int) -> int:
             cap += 3
         elif k == 2:
             pairs.append(CLASS_VALUE[r])
-    cap += sum(max(0, 3 - w) for r, (_, w) in staged.items() if r != BLACK_THREE)
+    for r, (_, w) in staged.items():
+        if r != BLACK_THREE and w < 3:
+            cap += 3 - w
     pairs.sort(reverse=True)
+    return nat_value, nat_cards, cap, pairs
+
+
+def stage_total(parts: StageParts, jokers: int, twos: int) -> tuple[int, int]:
+    """The most points of a staging with no card limit, and the cards it lays:
+    every natural that melds, the best pairs with a wild card each, then
+    every wild card that fits, jokers first (N3, N8)."""
+    nat_value, nat_cards, cap, pairs = parts
+    wilds = jokers + twos
     formed = min(len(pairs), wilds)
-    nat_value += 2 * sum(pairs[:formed])
-    nat_cards += 2 * formed
     placed = formed + min(wilds - formed, cap + 2 * formed)
-    if nat_cards + placed <= budget:
-        return nat_value + wild_value(hand, placed)
+    j = min(placed, jokers)
+    return nat_value + 2 * sum(pairs[:formed]) + 50 * j + 20 * (placed - j), nat_cards + 2 * formed + placed
+
+
+def stage_after(
+    parts: StageParts, staged: Shape, hand: Tally, r: int, naturals: int, wilds: int
+) -> StageParts:
+    """:func:`stage_parts` once ``naturals`` natural cards and ``wilds`` wild
+    cards (0 or 1) of ``hand`` are staged on rank ``r`` (a meld of three or an
+    add; ``r`` is no black three), without tallying again."""
+    nat_value, nat_cards, cap, pairs = parts
+    v = CLASS_VALUE[r]
+    if r in staged:  # an add: a natural leaves the hand for the meld, or a wild card fills its room
+        return nat_value - v * naturals, nat_cards - naturals, cap - wilds, pairs
+    k = hand[r]
+    if k >= 3:  # the rank melded at once already; its room shrinks by the wild card
+        return nat_value - v * naturals, nat_cards - naturals, cap - wilds, pairs
+    rest = list(pairs)  # a pair with a wild card: the rank is staged, room for two more
+    rest.remove(v)
+    return nat_value, nat_cards, cap + 2, rest
+
+
+def best_stage(staged: Shape, hand: Tally, budget: int) -> int:
+    """The most points that cards of ``hand`` (at most ``budget`` of them) can
+    add to the ``staged`` melds and new melds, black threes apart (they meld
+    only when going out, N8). Used for the initial minimum (N10a)."""
+    if budget <= 0:
+        return 0
+    value, cards = stage_total(stage_parts(staged, hand), hand.get(JOKER, 0), hand.get(TWO, 0))
+    if cards <= budget:
+        return value
     return _best_stage_within(staged, hand, budget)
 
 
@@ -254,17 +293,25 @@ def can_finish(melds: Shape, base: int, hand: Tally, held: Tally, pending: bool,
         if t.last_red or n >= 2:
             return True  # stop (N13a), or discard and keep a card
         return t.may_out and can_go_out_from(melds, 0, hand, t.need, True, t.minimum)
-    p = cards_in(held)
     if not t.must_out:
         # N10a: lay down the minimum, then discard (or stop) with a card left
-        budget = n + p - (1 if t.last_red else 2)
+        budget = n + cards_in(held) - (1 if t.last_red else 2)
         if budget >= 0 and base + best_stage(melds, hand, budget) >= t.minimum:
             return True
+    return staged_go_out(melds, base, hand, held, t)
+
+
+def staged_go_out(staged: Shape, base: int, hand: Tally, held: Tally, t: Turn) -> bool:
+    """The other way to finish a turn with an initial meld staged (N10) than
+    :func:`can_finish`'s: go out in it, every card of the hand and of the rest
+    of the pile (``held``) melded but a discard (N12). Whatever a meld or add
+    from hand leads to, the position before it reaches too: when this is False,
+    it is False after any of them (``movegen.play_moves`` relies on it)."""
     if not t.may_out:
         return False
-    if not p:
-        return can_go_out_from(melds, base, hand, t.need, may_discard, t.minimum)
-    return _stage_then_go_out(melds, base, hand, held, t)
+    if not cards_in(held):
+        return can_go_out_from(staged, base, hand, t.need, not t.last_red, t.minimum)
+    return _stage_then_go_out(staged, base, hand, held, t)
 
 
 def _stage_then_go_out(staged: Shape, base: int, hand: Tally, held: Tally, t: Turn) -> bool:

@@ -29,13 +29,23 @@ from cardcore_plugins.canasta.cards import (
     RANK_NAMES,
     VALUES,
     WILD,
-    is_black_three,
 )
 from cardcore_plugins.canasta.finish import (
     BLACK_THREE,
+    JOKER,
+    TWO,
+    Shape,
+    StageParts,
+    Tally,
     Turn,
+    best_stage,
     can_finish,
+    cards_in,
     shape,
+    stage_after,
+    stage_parts,
+    stage_total,
+    staged_go_out,
     tally,
 )
 from cardcore_plugins.canasta.melds import (
@@ -162,6 +172,30 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
 
 
 Candidate = tuple[Move, tuple[Card, ...], int]  # a meld or add: the move, its cards, its rank
+NOT_MELDED = frozenset((0, 2, BLACK_THREE))  # classes never a meld's rank (but black threes going out)
+
+
+def sort_hand(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict[str, Card]]:
+    """One pass over a hand: its cards by class (``finish.py``: ranks, ``3``
+    black threes only, ``0`` jokers, ``2`` twos; red threes are never held,
+    N7), one wild card of each kind in hand order, one card of each name in
+    hand order (suits never matter but for threes: a move per kind of card)."""
+    by_class: dict[int, list[Card]] = {}
+    wild_kinds: list[Card] = []
+    kinds: dict[str, Card] = {}
+    for c in hand:
+        kinds.setdefault(c.name, c)
+        r = c.rank
+        if r == 3 and c.suit in ("H", "D"):
+            continue
+        got = by_class.get(r)
+        if got is not None:
+            got.append(c)
+        else:
+            by_class[r] = [c]
+            if r == 0 or r == 2:
+                wild_kinds.append(c)
+    return by_class, wild_kinds, kinds
 
 
 def play_moves(state: CanastaState, t: Turn) -> list[Move]:
@@ -169,81 +203,128 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     "May I go out?" — each only if the turn can still be finished after it (G1)."""
     hand = state.hands[state.to_act]
     melds = state.melds[state.team_of(state.to_act)]
-    pending = state.phase == PILE or bool(state.staged)
+    staged = state.staged
+    pending = state.phase == PILE or bool(staged)
     staging = pending or not melds  # melds of a side that has not melded are staged (N10)
-    sh = shape(state.staged) if staging else shape(melds)
-    base = meld_points(state.staged)
-    held = tally(state.pile_held)
-    counts = tally(hand)
+    by_class, wild_kinds, kinds = sort_hand(hand)
+    counts = {r: len(cs) for r, cs in by_class.items()}
     n = len(hand)
+    cands = meld_candidates(state, melds, staging, t.may_out, by_class, wild_kinds, kinds)
 
     out: list[Move] = []
-    for move, used, r in meld_candidates(state, melds, staging, t.may_out):
+    sh: Shape | None = None
+    base = meld_points(staged) if staged else 0
+    held = tally(state.pile_held) if state.pile_held else {}
+    initial = staging and not melds  # every meld and add is staged: N10a on counts (finish.stage_after)
+    parts: StageParts | None = None
+    initial_sh = shape(staged) if initial else {}
+    budget = jokers = twos = 0
+    before_out: bool | None = None
+    for move, used, r in cands:
+        if initial:
+            got = base + sum(VALUES[u] for u in used)
+            if r != BLACK_THREE and not t.must_out:  # black threes bind him to go out (N12c)
+                # N10a: lay down the minimum, then discard (or stop) with a card left
+                if parts is None:
+                    parts = stage_parts(initial_sh, counts)
+                    budget = n + cards_in(held) - (1 if t.last_red else 2)
+                    jokers, twos = counts.get(JOKER, 0), counts.get(TWO, 0)
+                left = budget - len(used)
+                if left >= 0:
+                    wild = used[-1].rank if WILD[used[-1]] else None  # a wild card comes last
+                    wilds = wild is not None
+                    points = 0
+                    if left:
+                        grown_parts = stage_after(parts, initial_sh, counts, r, len(used) - wilds, wilds)
+                        left_j, left_t = jokers - (wild == JOKER), twos - (wild == TWO)
+                        points, cards = stage_total(grown_parts, left_j, left_t)
+                        if cards > left:  # the card limit binds: the exact search
+                            grown, after = _grown(initial_sh, counts, used, r)
+                            points = best_stage(grown, after, left)
+                    if got + points >= t.minimum:
+                        out.append(move)
+                        continue
+            # or go out in this turn: only if he could before this meld or add
+            if before_out is None:
+                before_out = staged_go_out(initial_sh, base, counts, held, t)
+            if before_out:
+                grown, after = _grown(initial_sh, counts, used, r)
+                if staged_go_out(grown, got, after, held, t):
+                    out.append(move)
+            continue
         # Turn(...) rather than t._replace(...): a Python-level call 5 times dearer
         tm = Turn(t.need, t.minimum, t.may_out, True, t.last_red) if r == BLACK_THREE else t
         if not staging and not tm.must_out and not t.last_red and n - len(used) >= 2:
             out.append(move)  # a card is left to discard: nothing more to check
             continue
-        after = dict(counts)
-        for u in used:
-            after[u.rank] -= 1
-        grown = dict(sh)
-        size, wilds = grown.get(r, (0, 0))
-        grown[r] = (size + len(used), wilds + sum(1 for u in used if WILD[u]))
+        if sh is None:
+            sh = shape(staged) if staging else shape(melds)
+        grown, after = _grown(sh, counts, used, r)
         got = base + sum(VALUES[u] for u in used) if staging else 0
         if can_finish(grown, got, after, held, staging, tm):
             out.append(move)
 
     if pending:
-        if state.staged and base >= t.minimum:
+        if sh is None:
+            sh = shape(staged)
+        if staged and base >= t.minimum:
             after = dict(counts)
             for r, k in held.items():
                 after[r] = after.get(r, 0) + k
             if can_finish(sh, 0, after, {}, False, Turn(t.need, 0, t.may_out, t.must_out, t.last_red)):
                 out.append(moves.commit())
-        if state.staged and not t.must_out:
+        if staged and not t.must_out:
             out.append(moves.withdraw())  # a convenience: no legal path needs it (G1)
     elif t.last_red:
         out.append(moves.stop())  # N13a: may meld, may not discard; the deal ends
     else:
-        out += discards(hand, t, count_canastas(melds) >= t.need)
+        out += discards(hand, t, count_canastas(melds) >= t.need, kinds)
     # N12a: "May I go out?" once, before laying any card but the pile's meld,
     # when he can go out, and when a "no" would still leave him a way to end
     # his turn (G1)
-    if (
-        state.players == 4
-        and state.asked is None
-        and not state.laid
-        and not t.last_red
-        and can_finish(sh, base, counts, held, pending, Turn(t.need, t.minimum, True, True, False))
-        and can_finish(sh, base, counts, held, pending, Turn(t.need, t.minimum, False, False, False))
-    ):
-        out.append(moves.ask_go_out())
+    if state.players == 4 and state.asked is None and not state.laid and not t.last_red:
+        if sh is None:
+            sh = shape(staged) if staging else shape(melds)
+        going_out = Turn(t.need, t.minimum, True, True, False)
+        refused = Turn(t.need, t.minimum, False, False, False)
+        if can_finish(sh, base, counts, held, pending, going_out) and can_finish(
+            sh, base, counts, held, pending, refused
+        ):
+            out.append(moves.ask_go_out())
     return out  # never empty in play (G1); a hand-made dead end lists nothing
 
 
+def _grown(sh: Shape, counts: Tally, used: tuple[Card, ...], r: int) -> tuple[Shape, Tally]:
+    """The melds' shape and the hand's counts once ``used`` is laid on rank ``r``."""
+    after = dict(counts)
+    for u in used:
+        after[u.rank] -= 1
+    grown = dict(sh)
+    size, wilds = grown.get(r, (0, 0))
+    grown[r] = (size + len(used), wilds + sum(1 for u in used if WILD[u]))
+    return grown, after
+
+
 def meld_candidates(
-    state: CanastaState, melds: dict[int, list[Card]], staging: bool, may_out: bool
+    state: CanastaState,
+    melds: dict[int, list[Card]],
+    staging: bool,
+    may_out: bool,
+    by_class: dict[int, list[Card]],
+    wild_kinds: list[Card],
+    kinds: dict[str, Card],
 ) -> list[Candidate]:
     """New melds of three cards and one card added to a meld, as N8 shapes
     them (before G1's check): staged while the side has not melded (N10).
-    Suits never matter: one move per kind of card."""
-    hand = state.hands[state.to_act]
+    Suits never matter: one move per kind of card. The hand comes sorted by
+    :func:`sort_hand`."""
     out: list[Candidate] = []
-    open_ranks = set(melds) | set(state.staged)
-    by_rank: dict[int, list[Card]] = {}
-    wild_kinds: list[Card] = []  # one wild card of each kind (a joker, a two): suits never matter
-    for c in hand:
-        if WILD[c]:
-            if not wild_kinds or (len(wild_kinds) == 1 and (wild_kinds[0].rank == 0) != (c.rank == 0)):
-                wild_kinds.append(c)
-        else:
-            by_rank.setdefault(c.rank, []).append(c)
+    staged = state.staged
     no_new = staging and state.withdrew == "play"  # no second try at an initial meld
     if not no_new:
-        for r in sorted(by_rank):
-            nat = by_rank[r]
-            if len(nat) < 2 or r == BLACK_THREE or r in open_ranks:
+        for r in sorted(by_class):
+            nat = by_class[r]
+            if len(nat) < 2 or r in NOT_MELDED or r in melds or r in staged:
                 continue
             name = RANK_NAMES[r]
             if len(nat) >= 3:
@@ -252,41 +333,36 @@ def meld_candidates(
             for w in wild_kinds:
                 cards = (nat[0], nat[1], w)
                 out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
-        if may_out and BLACK_THREE not in open_ranks:
-            blacks = [c for c in by_rank.get(BLACK_THREE, ()) if c.suit in ("C", "S")]
+        if may_out and BLACK_THREE not in melds and BLACK_THREE not in staged:
+            blacks = by_class.get(BLACK_THREE, ())
             if len(blacks) >= 3:
                 cards = tuple(blacks[:3])  # N8, N12c: only by a player going out this turn
                 out.append((Move("meld", None, (), (("cards", cards), ("rank", "3"))), cards, BLACK_THREE))
-    targets = dict(melds)
-    targets.update(state.staged)
-    if not targets:
+    if not melds and not staged:
         return out
+    targets = dict(melds)
+    targets.update(staged)
     wild_targets: list[int] | None = None
-    seen: set[str] = set()
-    for c in hand:
-        if c.name in seen:
-            continue
-        seen.add(c.name)
-        if WILD[c]:
+    for c in kinds.values():
+        r = c.rank
+        if r == 0 or r == 2:
             if wild_targets is None:  # N8; N17a: merged melds take no more
                 wild_targets = [
                     r for r, m in sorted(targets.items()) if r != BLACK_THREE and wild_count(m) < 3
                 ]
             for r in wild_targets:
                 out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[r]),))), (c,), r))
-        elif c.rank in targets and (c.rank != BLACK_THREE or is_black_three(c)):
-            out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[c.rank]),))), (c,), c.rank))
+        elif r in targets and (r != BLACK_THREE or c.suit in ("C", "S")):
+            out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[r]),))), (c,), r))
     return out
 
 
-def discards(hand: list[Card], t: Turn, has_canastas: bool) -> list[Move]:
+def discards(hand: list[Card], t: Turn, has_canastas: bool, kinds: dict[str, Card]) -> list[Move]:
     """N5, N12: a discard ends the turn; the last card only when going out,
-    and nothing but going out once he must."""
+    and nothing but going out once he must. ``kinds``: one card of each name
+    in hand order (:func:`sort_hand`), one move each."""
     if len(hand) == 1:
         return [Move("discard", hand[0])] if t.may_out and has_canastas else []
     if t.must_out:
         return []
-    first: dict[str, Card] = {}  # one move per kind of card, in hand order
-    for c in hand:
-        first.setdefault(c.name, c)
-    return [_new(Move, ("discard", c, (), ())) for c in first.values()]
+    return [_new(Move, ("discard", c, (), ())) for c in kinds.values()]
