@@ -319,6 +319,11 @@ def _stage_then_go_out(staged: Shape, base: int, hand: Tally, held: Tally, t: Tu
     and the rest of the pile all meld but a discard (rare: a small pile taken
     for the initial meld, going out in the same turn). A search over the staged
     melds and the hand's counts, each position once."""
+    everything = dict(hand)
+    for r, k in held.items():
+        everything[r] = everything.get(r, 0) + k
+    if not can_go_out(staged, everything, t.need, not t.last_red):
+        return False  # no staging order melds what cannot meld at all
     seen: set[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, tuple[int, int]], ...]]] = set()
 
     def walk(staged: Shape, base: int, hand: Tally) -> bool:

@@ -152,7 +152,7 @@ class Canasta(GamePlugin[Options]):
             self._minimum = self.table.direct("canasta_initial_minimum", "state", "seat", "score")
         may_out = self._may_go_out(state, seat)
         minimum = 0
-        if not state.melds[state.team_of(seat)]:
+        if not state.melds[state.team_at[seat]]:
             minimum = self._minimum(state, seat, self._score_for_minimum(state, seat))
         return rules.legal_moves(state, may_out, minimum)
 
@@ -186,7 +186,7 @@ class Canasta(GamePlugin[Options]):
         # N7a: red threes dealt to a seat whose turn never came count as laid
         for seat, hand in enumerate(state.hands):
             if any(is_red_three(c) for c in hand):
-                state.red_threes[state.team_of(seat)].extend(c for c in hand if is_red_three(c))
+                state.red_threes[state.team_at[seat]].extend(c for c in hand if is_red_three(c))
                 hand[:] = [c for c in hand if not is_red_three(c)]
         # a staged initial meld that was never committed goes back to the hand
         if state.staged:
@@ -214,7 +214,7 @@ class Canasta(GamePlugin[Options]):
         per_team = [team_breakdown(state, t) for t in range(len(state.teams))]
         out = []
         for seats in self.table.sides:
-            t = state.team_of(seats[0])
+            t = state.team_at[seats[0]]
             b = per_team[t]
             out.append(SideScore(state.teams[t], sum(b.values()), b))
         return out
@@ -236,7 +236,7 @@ class Canasta(GamePlugin[Options]):
         initial minimum while it has not melded; "May I go out?" asked."""
         pile = state.discard
         if seat is not None:
-            frozen = rules.frozen_for(state, state.team_of(seat))
+            frozen = rules.frozen_for(state, state.team_at[seat])
         else:
             frozen = state.frozen_start or any(WILD[c] for c in pile)
         public: dict[str, Any] = {
@@ -258,7 +258,7 @@ class Canasta(GamePlugin[Options]):
         if state.staged:
             public["staged"] = [_meld_view(r, m) for r, m in state.staged.items()]
             public["staged_points"] = rules.meld_points(state.staged)
-        if seat is not None and not state.melds[state.team_of(seat)]:
+        if seat is not None and not state.melds[state.team_at[seat]]:
             public["initial_minimum"] = self.table.hook.canasta_initial_minimum(
                 state=state, seat=seat, score=self._score_for_minimum(state, seat)
             )

@@ -97,7 +97,7 @@ def take_options(state: CanastaState) -> list[Move]:
     hand = state.hands[seat]
     if len(hand) == 1 and len(state.discard) == 1:
         return []  # N9: one card cannot take a pile of one card
-    team = state.team_of(seat)
+    team = state.team_at[seat]
     r = top.rank
     frozen = frozen_for(state, team)
     pile = tuple(state.discard)
@@ -120,7 +120,7 @@ def take_finishes(state: CanastaState, m: Move, t: Turn) -> bool:
     for the side's initial meld, the top card with cards from hand can reach
     the minimum (and the rest of the pile comes only once it does)."""
     seat = state.to_act
-    team = state.team_of(seat)
+    team = state.team_at[seat]
     top = state.discard[-1]
     used = m.get("cards")
     hand = tally(state.hands[seat])
@@ -150,7 +150,7 @@ def exhausted_takes(state: CanastaState) -> list[Move]:
     top = state.discard[-1]
     if WILD[top] or top.rank == 3:
         return []
-    team = state.team_of(state.to_act)
+    team = state.team_at[state.to_act]
     if top.rank in state.melds[team]:
         return [Move("take_pile", None, tuple(state.discard), (("cards", ()),))]
     return []
@@ -162,7 +162,7 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
     answer."""
     if state.phase == ANSWER:
         return [moves.answer(True), moves.answer(False)]
-    team = state.team_of(state.to_act)
+    team = state.team_at[state.to_act]
     t = Turn(canastas_needed(state), minimum, may_go_out, must_go_out(state, team), state.last_red_three)
     if state.phase == DRAW:
         if not state.stock:
@@ -202,7 +202,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     """The play and pile phases: melds, adds, commit/withdraw, stop, discards,
     "May I go out?" — each only if the turn can still be finished after it (G1)."""
     hand = state.hands[state.to_act]
-    melds = state.melds[state.team_of(state.to_act)]
+    melds = state.melds[state.team_at[state.to_act]]
     staged = state.staged
     pending = state.phase == PILE or bool(staged)
     staging = pending or not melds  # melds of a side that has not melded are staged (N10)

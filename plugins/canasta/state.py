@@ -72,6 +72,7 @@ class CanastaState(DealState):
         "red_threes",
         "scores",
         "staged",
+        "team_at",
         "teams",
         "touched",
         "went_out",
@@ -82,6 +83,7 @@ class CanastaState(DealState):
     discard: list[Card]
     frozen_start: bool
     teams: list[tuple[int, ...]]
+    team_at: tuple[int, ...]  # per seat: his team's index in ``teams`` (set_teams keeps it)
     melds: list[dict[int, list[Card]]]
     red_threes: list[list[Card]]
     scores: list[int]
@@ -108,6 +110,7 @@ class CanastaState(DealState):
         s.discard = list(self.discard)
         s.frozen_start = self.frozen_start
         s.teams = list(self.teams)
+        s.team_at = self.team_at
         s.melds = [{r: list(m) for r, m in t.items()} for t in self.melds]
         s.red_threes = [list(r) for r in self.red_threes]
         s.scores = list(self.scores)
@@ -135,10 +138,17 @@ class CanastaState(DealState):
         return (self.to_act + 2) % 4 if self.phase == ANSWER else self.to_act
 
     def team_of(self, seat: int) -> int:
-        for i, t in enumerate(self.teams):
-            if seat in t:
-                return i
-        raise ValueError(seat)
+        return self.team_at[seat]
+
+
+def set_teams(s: CanastaState, teams: list[tuple[int, ...]]) -> None:
+    """The deal's sides (N17 changes them in a 3-player deal), and each seat's."""
+    s.teams = teams
+    at = [0] * s.players
+    for i, team in enumerate(teams):
+        for seat in team:
+            at[seat] = i
+    s.team_at = tuple(at)
 
 
 def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
@@ -147,7 +157,7 @@ def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
     s.start_fields(table, dealer)
     s.discard = []
     s.frozen_start = False
-    s.teams = list(table.sides)
+    set_teams(s, list(table.sides))
     s.melds = [{} for _ in s.teams]
     s.red_threes = [[] for _ in s.teams]
     s.scores = list(scores)
@@ -251,7 +261,7 @@ def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
         if n != 3:
             raise PositionError("pile_taker: only in a 3-player deal (N17)")
         s.pile_taker = r.seat("pile_taker")
-        s.teams = partnership_teams(n, s.pile_taker)
+        set_teams(s, partnership_teams(n, s.pile_taker))
         s.melds = [{} for _ in s.teams]
         s.red_threes = [[] for _ in s.teams]
     s.hands = r.hands()

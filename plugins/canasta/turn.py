@@ -19,6 +19,7 @@ from cardcore_plugins.canasta.state import (
     CanastaState,
     partnership_teams,
     reset_turn,
+    set_teams,
 )
 
 
@@ -29,7 +30,7 @@ def _key(c: Card) -> tuple[int, int, str, int]:
 def lay_red_threes(state: CanastaState, seat: int, replace: bool) -> None:
     """N7: red threes in hand are laid for the side (and replaced from the stock)."""
     hand = state.hands[seat]
-    team = state.team_of(seat)
+    team = state.team_at[seat]
     while True:
         reds = [c for c in hand if is_red_three(c)]
         if not reds:
@@ -46,7 +47,7 @@ def draw_cards(state: CanastaState, seat: int, n: int) -> None:
     """Draw ``n`` cards from the stock; a red three drawn is laid and replaced at
     once (N7); if the last card of the stock is a red three, note it (N13)."""
     hand = state.hands[seat]
-    team = state.team_of(seat)
+    team = state.team_at[seat]
     got = 0
     while got < n and state.stock:
         c = state.stock.pop(0)
@@ -84,11 +85,11 @@ def form_partnership(state: CanastaState, alone: int) -> None:
     become partners, their melds of the same rank merged."""
     old_teams, old_melds, old_reds = state.teams, state.melds, state.red_threes
     state.pile_taker = alone
-    state.teams = partnership_teams(state.players, alone)
+    set_teams(state, partnership_teams(state.players, alone))
     state.melds = [{} for _ in state.teams]
     state.red_threes = [[] for _ in state.teams]
     for team, melds, reds in zip(old_teams, old_melds, old_reds, strict=True):
-        new = state.team_of(team[0])
+        new = state.team_at[team[0]]
         for r, m in melds.items():
             state.melds[new].setdefault(r, []).extend(m)
         state.red_threes[new].extend(reds)
@@ -118,7 +119,7 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
 def _apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
     seat = state.to_act
     hand = state.hands[seat]
-    team = state.team_of(seat)
+    team = state.team_at[seat]
     kind = m.kind
     if kind == "draw":
         draw_cards(state, seat, 1 if state.players == 4 else 2)  # N5
@@ -229,7 +230,7 @@ def _go_out(state: CanastaState, seat: int) -> None:
     """N12: the deal ends; concealed if the whole hand went down this turn,
     with a canasta, by a player who had not melded before and added nothing to
     his partner's melds."""
-    team = state.team_of(seat)
+    team = state.team_at[seat]
     state.went_out = seat
     own_canasta = any(len(state.melds[team][r]) >= CANASTA for r in state.new_ranks if r in state.melds[team])
     state.went_out_concealed = not state.has_melded[seat] and not state.touched and own_canasta
