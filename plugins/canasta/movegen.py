@@ -172,7 +172,12 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
 
 
 Candidate = tuple[Move, tuple[Card, ...], int]  # a meld or add: the move, its cards, its rank
-NOT_MELDED = frozenset((0, 2, BLACK_THREE))  # classes never a meld's rank (but black threes going out)
+NOT_MELDED = frozenset((0, 2, BLACK_THREE))
+# moves are immutable: one discard move per card, one add move per card and meld rank, made once
+DISCARDS: dict[Card, Move] = {c: Move("discard", c) for c in VALUES}
+ADDS: dict[Card, dict[int, Move]] = {
+    c: {r: Move("add", c, (), (("rank", name),)) for r, name in RANK_NAMES.items()} for c in VALUES
+}  # classes never a meld's rank (but black threes going out)
 
 
 def sort_hand(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict[str, Card]]:
@@ -200,33 +205,39 @@ def sort_hand(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict
 
 def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     """The play and pile phases: melds, adds, commit/withdraw, stop, discards,
-    "May I go out?" — each only if the turn can still be finished after it (G1)."""
+    "May I go out?" — each only if the turn can still be finished after it (G1).
+
+    Two shortcuts past ``finish.can_finish`` keep this fast (both checked
+    against it in ``tests/test_canasta_movegen.py``): the initial minimum of a
+    staged meld or add on counts (``finish.stage_after``), and going out, which
+    a meld or add allows only if the position before it did (``out_now``,
+    asked once)."""
     hand = state.hands[state.to_act]
     melds = state.melds[state.team_at[state.to_act]]
     staged = state.staged
     pending = state.phase == PILE or bool(staged)
     staging = pending or not melds  # melds of a side that has not melded are staged (N10)
+    initial = staging and not melds  # every meld and add is staged: N10a on counts (finish.stage_after)
     by_class, wild_kinds, kinds = sort_hand(hand)
     counts = {r: len(cs) for r, cs in by_class.items()}
     n = len(hand)
     cands = meld_candidates(state, melds, staging, t.may_out, by_class, wild_kinds, kinds)
 
     out: list[Move] = []
-    sh: Shape | None = None
+    ssh = shape(staged) if staging else {}  # the staged melds' shape
+    sh: Shape | None = ssh if staging else None  # the melds' shape (the side's: when needed)
     base = meld_points(staged) if staged else 0
     held = tally(state.pile_held) if state.pile_held else {}
-    initial = staging and not melds  # every meld and add is staged: N10a on counts (finish.stage_after)
     parts: StageParts | None = None
-    initial_sh = shape(staged) if initial else {}
     budget = jokers = twos = 0
-    before_out: bool | None = None
+    out_now: bool | None = None  # could he go out from here, if allowed (N12)?
     for move, used, r in cands:
         if initial:
             got = base + sum(VALUES[u] for u in used)
             if r != BLACK_THREE and not t.must_out:  # black threes bind him to go out (N12c)
                 # N10a: lay down the minimum, then discard (or stop) with a card left
                 if parts is None:
-                    parts = stage_parts(initial_sh, counts)
+                    parts = stage_parts(ssh, counts)
                     budget = n + cards_in(held) - (1 if t.last_red else 2)
                     jokers, twos = counts.get(JOKER, 0), counts.get(TWO, 0)
                 left = budget - len(used)
@@ -235,43 +246,49 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
                     wilds = wild is not None
                     points = 0
                     if left:
-                        grown_parts = stage_after(parts, initial_sh, counts, r, len(used) - wilds, wilds)
+                        grown_parts = stage_after(parts, ssh, counts, r, len(used) - wilds, wilds)
                         left_j, left_t = jokers - (wild == JOKER), twos - (wild == TWO)
                         points, cards = stage_total(grown_parts, left_j, left_t)
                         if cards > left:  # the card limit binds: the exact search
-                            grown, after = _grown(initial_sh, counts, used, r)
+                            grown, after = _grown(ssh, counts, used, r)
                             points = best_stage(grown, after, left)
                     if got + points >= t.minimum:
                         out.append(move)
                         continue
-            # or go out in this turn: only if he could before this meld or add
-            if before_out is None:
-                before_out = staged_go_out(initial_sh, base, counts, held, t)
-            if before_out:
-                grown, after = _grown(initial_sh, counts, used, r)
+            # or go out in this turn
+            if out_now is None:
+                out_now = staged_go_out(ssh, base, counts, held, _may_go_out(t))
+            if out_now and t.may_out:
+                grown, after = _grown(ssh, counts, used, r)
                 if staged_go_out(grown, got, after, held, t):
                     out.append(move)
             continue
         # Turn(...) rather than t._replace(...): a Python-level call 5 times dearer
         tm = Turn(t.need, t.minimum, t.may_out, True, t.last_red) if r == BLACK_THREE else t
-        if not staging and not tm.must_out and not t.last_red and n - len(used) >= 2:
-            out.append(move)  # a card is left to discard: nothing more to check
-            continue
+        if not staging and not tm.must_out and not t.last_red:
+            if n - len(used) >= 2:
+                out.append(move)  # a card is left to discard: nothing more to check
+                continue
+            # he melds all but one card at most: he must go out
+            if sh is None:
+                sh = shape(melds)
+            if out_now is None:
+                out_now = staged_go_out(sh, 0, counts, held, _may_go_out(t))
+            if not (out_now and t.may_out):
+                continue
         if sh is None:
-            sh = shape(staged) if staging else shape(melds)
+            sh = shape(melds)
         grown, after = _grown(sh, counts, used, r)
         got = base + sum(VALUES[u] for u in used) if staging else 0
         if can_finish(grown, got, after, held, staging, tm):
             out.append(move)
 
     if pending:
-        if sh is None:
-            sh = shape(staged)
         if staged and base >= t.minimum:
             after = dict(counts)
             for r, k in held.items():
                 after[r] = after.get(r, 0) + k
-            if can_finish(sh, 0, after, {}, False, Turn(t.need, 0, t.may_out, t.must_out, t.last_red)):
+            if can_finish(ssh, 0, after, {}, False, Turn(t.need, 0, t.may_out, t.must_out, t.last_red)):
                 out.append(moves.commit())
         if staged and not t.must_out:
             out.append(moves.withdraw())  # a convenience: no legal path needs it (G1)
@@ -284,14 +301,18 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     # his turn (G1)
     if state.players == 4 and state.asked is None and not state.laid and not t.last_red:
         if sh is None:
-            sh = shape(staged) if staging else shape(melds)
-        going_out = Turn(t.need, t.minimum, True, True, False)
+            sh = shape(melds)
+        if out_now is None:
+            out_now = staged_go_out(sh, base if staging else 0, counts, held, _may_go_out(t))
         refused = Turn(t.need, t.minimum, False, False, False)
-        if can_finish(sh, base, counts, held, pending, going_out) and can_finish(
-            sh, base, counts, held, pending, refused
-        ):
+        if out_now and can_finish(sh, base, counts, held, pending, refused):
             out.append(moves.ask_go_out())
     return out  # never empty in play (G1); a hand-made dead end lists nothing
+
+
+def _may_go_out(t: Turn) -> Turn:
+    """``t`` for the question whether he could go out at all (``out_now``)."""
+    return Turn(t.need, t.minimum, True, True, t.last_red)
 
 
 def _grown(sh: Shape, counts: Tally, used: tuple[Card, ...], r: int) -> tuple[Shape, Tally]:
@@ -350,10 +371,12 @@ def meld_candidates(
                 wild_targets = [
                     r for r, m in sorted(targets.items()) if r != BLACK_THREE and wild_count(m) < 3
                 ]
+            adds = ADDS[c]
+            one = (c,)
             for r in wild_targets:
-                out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[r]),))), (c,), r))
+                out.append((adds[r], one, r))
         elif r in targets and (r != BLACK_THREE or c.suit in ("C", "S")):
-            out.append((_new(Move, ("add", c, (), (("rank", RANK_NAMES[r]),))), (c,), r))
+            out.append((ADDS[c][r], (c,), r))
     return out
 
 
@@ -365,4 +388,4 @@ def discards(hand: list[Card], t: Turn, has_canastas: bool, kinds: dict[str, Car
         return [Move("discard", hand[0])] if t.may_out and has_canastas else []
     if t.must_out:
         return []
-    return [_new(Move, ("discard", c, (), ())) for c in kinds.values()]
+    return [DISCARDS[c] for c in kinds.values()]
