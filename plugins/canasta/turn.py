@@ -32,7 +32,7 @@ def lay_red_threes(state: CanastaState, seat: int, replace: bool) -> None:
     hand = state.hands[seat]
     team = state.team_at[seat]
     while True:
-        reds = [c for c in hand if is_red_three(c)]
+        reds = [c for c in hand if c.rank == 3 and c.suit in ("H", "D")]  # is_red_three, inline
         if not reds:
             return
         for c in reds:
@@ -107,11 +107,14 @@ def _pile_taken(state: CanastaState, pile: list[Card], partnership: bool) -> Non
         form_partnership(state, seat)
 
 
+LEAVE_HAND = frozenset(("take_pile", "meld", "add", "discard"))  # the moves that take cards from a hand
+
+
 def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
     seat = state.to_act
     _apply(state, m, partnership_on_pile)
     known = state.known[seat]
-    if known:  # what left his hand is known no more (it is on the table)
+    if known and m.kind in LEAVE_HAND:  # what left his hand is known no more (it is on the table)
         held = {id(c) for c in state.hands[seat]}
         state.known[seat] = [c for c in known if id(c) in held]
 
