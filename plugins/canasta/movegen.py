@@ -19,8 +19,6 @@ without taking anything back (G1): ``finish.can_finish`` answers that.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from cardcore.cards import Card
 from cardcore.moves import Move
 from cardcore.moves import tuple_new as _new
@@ -68,11 +66,6 @@ def must_go_out(state: CanastaState, team: int) -> bool:
     return state.asked == "yes" or BLACK_THREE in state.melds[team] or BLACK_THREE in state.staged
 
 
-def _first(hand: list[Card], pred: Callable[[Card], bool], n: int) -> list[Card] | None:
-    got = [c for c in hand if pred(c)][:n]
-    return got if len(got) == n else None
-
-
 def _wild_kinds(hand: list[Card]) -> list[Card]:
     """One wild card of each kind in hand (a joker, a two): suits never matter."""
     out: list[Card] = []
@@ -104,14 +97,12 @@ def take_options(state: CanastaState) -> list[Move]:
     out: list[Move] = []
     if r in state.melds[team] and not frozen:  # N9a: never onto a meld while frozen
         out.append(Move("take_pile", None, pile, (("cards", ()),)))
-    pair = _first(hand, lambda c: c.rank == r and not WILD[c], 2)
-    if pair:
-        out.append(Move("take_pile", None, pile, (("cards", tuple(pair)),)))
-    if not frozen and r not in state.melds[team]:
-        one = _first(hand, lambda c: c.rank == r and not WILD[c], 1)
-        if one:
-            for w in _wild_kinds(hand):
-                out.append(Move("take_pile", None, pile, (("cards", (one[0], w)),)))
+    same = [c for c in hand if c.rank == r]  # naturals: the top card is no wild card
+    if len(same) >= 2:
+        out.append(Move("take_pile", None, pile, (("cards", (same[0], same[1])),)))
+    if same and not frozen and r not in state.melds[team]:
+        for w in _wild_kinds(hand):
+            out.append(Move("take_pile", None, pile, (("cards", (same[0], w)),)))
     return out
 
 

@@ -4,6 +4,8 @@ out (N12), the next turn (N13)."""
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from cardcore.cards import Card
 from cardcore.moves import Move
 from cardcore_plugins.canasta.cards import (
@@ -22,9 +24,7 @@ from cardcore_plugins.canasta.state import (
     set_teams,
 )
 
-
-def _key(c: Card) -> tuple[int, int, str, int]:
-    return c.sort_key  # hands are kept sorted: suit, then rank
+_key = attrgetter("sort_key")  # hands are kept sorted: suit, then rank
 
 
 def lay_red_threes(state: CanastaState, seat: int, replace: bool) -> None:
