@@ -144,11 +144,17 @@ def can_go_out_from(
     if forced is None or (forced and not may_discard):
         return False
     total = base + value(hand)
-    if not forced and total >= minimum and fits(staged, hand, need):
-        return True
-    if not may_discard:
-        return False
-    for r in forced or [r for r in hand if hand[r]]:
+    if not forced:
+        if total < minimum:
+            return False  # a discard only lowers it
+        if fits(staged, hand, need):
+            return True
+        if not may_discard:
+            return False
+        # the rest melds no better for a natural card less (a pair would need
+        # a wild card, a meld shrinks): only a wild card too many can go (N8)
+        forced = [r for r in WILD_CLASSES if hand.get(r)]
+    for r in forced:
         if total - CLASS_VALUE[r] >= minimum:
             hand[r] -= 1
             ok = fits(staged, hand, need)
