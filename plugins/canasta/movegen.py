@@ -154,21 +154,30 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
     if state.phase == ANSWER:
         return [moves.answer(True), moves.answer(False)]
     team = state.team_at[state.to_act]
-    t = Turn(canastas_needed(state), minimum, may_go_out, must_go_out(state, team), state.last_red_three)
+    must = must_go_out(state, team)
+    t = _new(Turn, (canastas_needed(state), minimum, may_go_out, must, state.last_red_three))
     if state.phase == DRAW:
         if not state.stock:
             return [m for m in exhausted_takes(state) if take_finishes(state, m, t)]  # N13, N13b
-        return [moves.draw(), *(m for m in take_options(state) if take_finishes(state, m, t))]
+        takes = take_options(state)
+        return [DRAW_MOVE, *(m for m in takes if take_finishes(state, m, t))] if takes else [DRAW_MOVE]
     return play_moves(state, t)
 
 
 Candidate = tuple[Move, tuple[Card, ...], int]  # a meld or add: the move, its cards, its rank
-NOT_MELDED = frozenset((0, 2, BLACK_THREE))
+NOT_MELDED = frozenset((0, 2, BLACK_THREE))  # classes never a meld's rank (but black threes going out)
 # moves are immutable: one discard move per card, one add move per card and meld rank, made once
 DISCARDS: dict[Card, Move] = {c: Move("discard", c) for c in VALUES}
 ADDS: dict[Card, dict[int, Move]] = {
     c: {r: Move("add", c, (), (("rank", name),)) for r, name in RANK_NAMES.items()} for c in VALUES
-}  # classes never a meld's rank (but black threes going out)
+}
+DRAW_MOVE, COMMIT, WITHDRAW, ASK, STOP = (
+    moves.draw(),
+    moves.commit(),
+    moves.withdraw(),
+    moves.ask_go_out(),
+    moves.stop(),
+)
 
 
 def sort_hand(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict[str, Card]]:
@@ -280,13 +289,13 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             for r, k in held.items():
                 after[r] = after.get(r, 0) + k
             if can_finish(ssh, 0, after, {}, False, Turn(t.need, 0, t.may_out, t.must_out, t.last_red)):
-                out.append(moves.commit())
+                out.append(COMMIT)
         if staged and not t.must_out:
-            out.append(moves.withdraw())  # a convenience: no legal path needs it (G1)
+            out.append(WITHDRAW)  # a convenience: no legal path needs it (G1)
     elif t.last_red:
-        out.append(moves.stop())  # N13a: may meld, may not discard; the deal ends
+        out.append(STOP)  # N13a: may meld, may not discard; the deal ends
     else:
-        out += discards(hand, t, count_canastas(melds) >= t.need, kinds)
+        out += discards(hand, t, melds, kinds)
     # N12a: "May I go out?" once, before laying any card but the pile's meld,
     # when he can go out, and when a "no" would still leave him a way to end
     # his turn (G1)
@@ -297,13 +306,13 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             out_now = staged_go_out(sh, base if staging else 0, counts, held, _may_go_out(t))
         refused = Turn(t.need, t.minimum, False, False, False)
         if out_now and can_finish(sh, base, counts, held, pending, refused):
-            out.append(moves.ask_go_out())
+            out.append(ASK)
     return out  # never empty in play (G1); a hand-made dead end lists nothing
 
 
 def _may_go_out(t: Turn) -> Turn:
     """``t`` for the question whether he could go out at all (``out_now``)."""
-    return Turn(t.need, t.minimum, True, True, t.last_red)
+    return _new(Turn, (t.need, t.minimum, True, True, t.last_red))
 
 
 def _grown(sh: Shape, counts: Tally, used: tuple[Card, ...], r: int) -> tuple[Shape, Tally]:
@@ -371,12 +380,13 @@ def meld_candidates(
     return out
 
 
-def discards(hand: list[Card], t: Turn, has_canastas: bool, kinds: dict[str, Card]) -> list[Move]:
-    """N5, N12: a discard ends the turn; the last card only when going out,
-    and nothing but going out once he must. ``kinds``: one card of each name
-    in hand order (:func:`sort_hand`), one move each."""
+def discards(hand: list[Card], t: Turn, melds: dict[int, list[Card]], kinds: dict[str, Card]) -> list[Move]:
+    """N5, N12: a discard ends the turn; the last card only when going out
+    (with the side's ``melds`` holding the canastas it needs), and nothing but
+    going out once he must. ``kinds``: one card of each name in hand order
+    (:func:`sort_hand`), one move each."""
     if len(hand) == 1:
-        return [Move("discard", hand[0])] if t.may_out and has_canastas else []
+        return [DISCARDS[hand[0]]] if t.may_out and count_canastas(melds) >= t.need else []
     if t.must_out:
         return []
     return [DISCARDS[c] for c in kinds.values()]
