@@ -211,7 +211,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     against it in ``tests/test_canasta_movegen.py``): the initial minimum of a
     staged meld or add on counts (``finish.stage_after``), and going out, which
     a meld or add allows only if the position before it did (``out_now``,
-    asked once)."""
+    asked once), and allows then if it lays natural cards only."""
     hand = state.hands[state.to_act]
     melds = state.melds[state.team_at[state.to_act]]
     staged = state.staged
@@ -278,6 +278,14 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
                 continue
         if sh is None:
             sh = shape(melds)
+        if tm.must_out and not staging and not WILD[used[-1]]:
+            # natural cards only (a wild card comes last): the melds and the hand
+            # left are the same to the go-out test as before (finish.fits)
+            if out_now is None:
+                out_now = staged_go_out(sh, 0, counts, held, _may_go_out(t))
+            if out_now and t.may_out:
+                out.append(move)
+            continue
         grown, after = _grown(sh, counts, used, r)
         got = base + sum(VALUES[u] for u in used) if staging else 0
         if can_finish(grown, got, after, held, staging, tm):
