@@ -188,14 +188,15 @@ def sort_hand(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict
     by_class: dict[int, list[Card]] = {}
     wild_kinds: list[Card] = []
     kinds: dict[str, Card] = {}
-    for c in hand:
-        kinds.setdefault(c.name, c)
+    for c in hand:  # (``in`` and a store are cheaper than setdefault and get)
+        name = c.name
+        if name not in kinds:
+            kinds[name] = c
         r = c.rank
         if r == 3 and c.suit in ("H", "D"):
             continue
-        got = by_class.get(r)
-        if got is not None:
-            got.append(c)
+        if r in by_class:
+            by_class[r].append(c)
         else:
             by_class[r] = [c]
             if r == 0 or r == 2:
