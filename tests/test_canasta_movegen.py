@@ -30,7 +30,7 @@ def solver_melds(state, may_out: bool, minimum: int) -> list:
     base = meld_points(state.staged)
     held = tally(state.pile_held)
     kept = []
-    for move, used, r in meld_candidates(state, melds, staging, may_out, by_class, wild_kinds, kinds):
+    for move, used, r, _ in meld_candidates(state, melds, staging, may_out, by_class, wild_kinds, kinds):
         tm = t._replace(must_out=True) if r == BLACK_THREE else t
         after = dict(counts)
         for u in used:

@@ -210,7 +210,10 @@ def stage_total(parts: StageParts, jokers: int, twos: int) -> tuple[int, int]:
     formed = min(len(pairs), wilds)
     placed = formed + min(wilds - formed, cap + 2 * formed)
     j = min(placed, jokers)
-    return nat_value + 2 * sum(pairs[:formed]) + 50 * j + 20 * (placed - j), nat_cards + 2 * formed + placed
+    value = nat_value + 50 * j + 20 * (placed - j)
+    if formed:
+        value += 2 * sum(pairs[:formed])
+    return value, nat_cards + 2 * formed + placed
 
 
 def stage_after(

@@ -16,7 +16,7 @@ RANK_NUMBER = {name: r for r, name in RANK_NAMES.items()}
 
 def canastas_needed(state: CanastaState) -> int:
     """N11: one canasta with 4 players, two with 2 or 3."""
-    return 1 if state.players == 4 else 2
+    return 1 if len(state.hands) == 4 else 2  # (the players, without a property's call)
 
 
 def minimum_for(score: int) -> int:

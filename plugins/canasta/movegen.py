@@ -164,7 +164,9 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
     return play_moves(state, t)
 
 
-Candidate = tuple[Move, tuple[Card, ...], int]  # a meld or add: the move, its cards, its rank
+Candidate = tuple[
+    Move, tuple[Card, ...], int, int
+]  # a meld or add: the move, its cards, its rank, their points
 NOT_MELDED = frozenset((0, 2, BLACK_THREE))  # classes never a meld's rank (but black threes going out)
 # moves are immutable: one discard move per card, one add move per card and meld rank, made once
 DISCARDS: dict[Card, Move] = {c: Move("discard", c) for c in VALUES}
@@ -232,9 +234,9 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     parts: StageParts | None = None
     budget = jokers = twos = 0
     out_now: bool | None = None  # could he go out from here, if allowed (N12)?
-    for move, used, r in cands:
+    for move, used, r, points in cands:
         if initial:
-            got = base + sum(VALUES[u] for u in used)
+            got = base + points
             if r != BLACK_THREE and not t.must_out:  # black threes bind him to go out (N12c)
                 # N10a: lay down the minimum, then discard (or stop) with a card left
                 if parts is None:
@@ -245,15 +247,15 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
                 if left >= 0:
                     wild = used[-1].rank if WILD[used[-1]] else None  # a wild card comes last
                     wilds = wild is not None
-                    points = 0
+                    gain = 0
                     if left:
                         grown_parts = stage_after(parts, ssh, counts, r, len(used) - wilds, wilds)
                         left_j, left_t = jokers - (wild == JOKER), twos - (wild == TWO)
-                        points, cards = stage_total(grown_parts, left_j, left_t)
+                        gain, cards = stage_total(grown_parts, left_j, left_t)
                         if cards > left:  # the card limit binds: the exact search
                             grown, after = _grown(ssh, counts, used, r)
-                            points = best_stage(grown, after, left)
-                    if got + points >= t.minimum:
+                            gain = best_stage(grown, after, left)
+                    if got + gain >= t.minimum:
                         out.append(move)
                         continue
             # or go out in this turn
@@ -288,7 +290,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
                 out.append(move)
             continue
         grown, after = _grown(sh, counts, used, r)
-        got = base + sum(VALUES[u] for u in used) if staging else 0
+        got = base + points if staging else 0
         if can_finish(grown, got, after, held, staging, tm):
             out.append(move)
 
@@ -308,7 +310,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     # N12a: "May I go out?" once, before laying any card but the pile's meld,
     # when he can go out, and when a "no" would still leave him a way to end
     # his turn (G1)
-    if state.players == 4 and state.asked is None and not state.laid and not t.last_red:
+    if len(state.hands) == 4 and state.asked is None and not state.laid and not t.last_red:
         if sh is None:
             sh = shape(melds)
         if out_now is None:
@@ -357,17 +359,22 @@ def meld_candidates(
             if len(nat) < 2 or r in NOT_MELDED or r in melds or r in staged:
                 continue
             name = RANK_NAMES[r]
+            v = VALUES[nat[0]]  # N3: by rank
             if len(nat) >= 3:
-                cards = tuple(nat[:3])
-                out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
+                cards = (nat[0], nat[1], nat[2])
+                out.append(
+                    (_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r, 3 * v)
+                )
             for w in wild_kinds:
                 cards = (nat[0], nat[1], w)
-                out.append((_new(Move, ("meld", None, (), (("cards", cards), ("rank", name)))), cards, r))
+                move = _new(Move, ("meld", None, (), (("cards", cards), ("rank", name))))
+                out.append((move, cards, r, 2 * v + VALUES[w]))
         if may_out and BLACK_THREE not in melds and BLACK_THREE not in staged:
             blacks = by_class.get(BLACK_THREE, ())
             if len(blacks) >= 3:
-                cards = tuple(blacks[:3])  # N8, N12c: only by a player going out this turn
-                out.append((Move("meld", None, (), (("cards", cards), ("rank", "3"))), cards, BLACK_THREE))
+                threes = tuple(blacks[:3])  # N8, N12c: only by a player going out this turn
+                move = Move("meld", None, (), (("cards", threes), ("rank", "3")))
+                out.append((move, threes, BLACK_THREE, sum(VALUES[c] for c in threes)))
     if not melds and not staged:
         return out
     targets = dict(melds)
@@ -382,10 +389,11 @@ def meld_candidates(
                 ]
             adds = ADDS[c]
             one = (c,)
+            v = VALUES[c]
             for r in wild_targets:
-                out.append((adds[r], one, r))
+                out.append((adds[r], one, r, v))
         elif r in targets and (r != BLACK_THREE or c.suit in ("C", "S")):
-            out.append((ADDS[c][r], (c,), r))
+            out.append((ADDS[c][r], (c,), r, VALUES[c]))
     return out
 
 

@@ -77,7 +77,7 @@ def end_turn(state: CanastaState) -> None:
     seat = state.to_act
     if state.melded_now:
         state.has_melded[seat] = True
-    begin_turn(state, (seat + 1) % state.players)
+    begin_turn(state, (seat + 1) % len(state.hands))
 
 
 def form_partnership(state: CanastaState, alone: int) -> None:
@@ -125,7 +125,7 @@ def _apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
     team = state.team_at[seat]
     kind = m.kind
     if kind == "draw":
-        draw_cards(state, seat, 1 if state.players == 4 else 2)  # N5
+        draw_cards(state, seat, 1 if len(state.hands) == 4 else 2)  # N5
         state.phase = PLAY
     elif kind == "take_pile":
         top = state.discard[-1]
