@@ -111,7 +111,7 @@ def fits(melds: Shape, hand: Tally, need: int) -> bool:
     return done >= need
 
 
-def _forced_discards(melds: Shape, hand: Tally) -> list[int] | None:
+def forced_discards(melds: Mapping[int, object], hand: Tally) -> list[int] | None:
     """The classes that must be the discard for ``hand`` to go out: a lone
     natural of a rank not melded (or one or two black threes, N8) can go
     nowhere else. None when more than one card would have to go."""
@@ -140,7 +140,7 @@ def can_go_out_from(
     N12). For a side that has not melded, everything it lays in this turn is
     its initial meld and must reach ``minimum`` (N10); ``staged``, worth
     ``base``, is what the player has staged already (0 and {} once melded)."""
-    forced = _forced_discards(staged, hand)
+    forced = forced_discards(staged, hand)
     if forced is None or (forced and not may_discard):
         return False
     total = base + value(hand)

@@ -39,6 +39,7 @@ from cardcore_plugins.canasta.finish import (
     best_stage,
     can_finish,
     cards_in,
+    forced_discards,
     shape,
     stage_after,
     stage_parts,
@@ -260,7 +261,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
                         continue
             # or go out in this turn
             if out_now is None:
-                out_now = staged_go_out(ssh, base, counts, held, _may_go_out(t))
+                out_now = _out_now(ssh, staged, base, counts, held, t)
             if out_now and t.may_out:
                 grown, after = _grown(ssh, counts, used, r)
                 if staged_go_out(grown, got, after, held, t):
@@ -276,7 +277,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             if sh is None:
                 sh = shape(melds)
             if out_now is None:
-                out_now = staged_go_out(sh, 0, counts, held, _may_go_out(t))
+                out_now = _out_now(sh, melds, 0, counts, held, t)
             if not (out_now and t.may_out):
                 continue
         if sh is None:
@@ -285,7 +286,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             # natural cards only (a wild card comes last): the melds and the hand
             # left are the same to the go-out test as before (finish.fits)
             if out_now is None:
-                out_now = staged_go_out(sh, 0, counts, held, _may_go_out(t))
+                out_now = _out_now(sh, melds, 0, counts, held, t)
             if out_now and t.may_out:
                 out.append(move)
             continue
@@ -311,19 +312,28 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     # when he can go out, and when a "no" would still leave him a way to end
     # his turn (G1)
     if len(state.hands) == 4 and state.asked is None and not state.laid and not t.last_red:
-        if sh is None:
-            sh = shape(melds)
         if out_now is None:
-            out_now = staged_go_out(sh, base if staging else 0, counts, held, _may_go_out(t))
-        refused = Turn(t.need, t.minimum, False, False, False)
-        if out_now and can_finish(sh, base, counts, held, pending, refused):
-            out.append(ASK)
+            out_now = _out_now(sh, staged if staging else melds, base if staging else 0, counts, held, t)
+        if out_now:
+            if sh is None:
+                sh = shape(melds)
+            refused = _new(Turn, (t.need, t.minimum, False, False, False))
+            if can_finish(sh, base, counts, held, pending, refused):
+                out.append(ASK)
     return out  # never empty in play (G1); a hand-made dead end lists nothing
 
 
-def _may_go_out(t: Turn) -> Turn:
-    """``t`` for the question whether he could go out at all (``out_now``)."""
-    return _new(Turn, (t.need, t.minimum, True, True, t.last_red))
+def _out_now(
+    sh: Shape | None, melds: dict[int, list[Card]], base: int, counts: Tally, held: Tally, t: Turn
+) -> bool:
+    """Could he go out from here, if allowed (N12)? ``melds`` are the side's,
+    or the staged ones while staging, worth ``base``; ``sh`` their shape, if at
+    hand. Most hands fail at once on two lone cards (``finish.forced_discards``),
+    for which the shape is not needed."""
+    if not held and forced_discards(melds, counts) is None:
+        return False
+    t_out = _new(Turn, (t.need, t.minimum, True, True, t.last_red))
+    return staged_go_out(shape(melds) if sh is None else sh, base, counts, held, t_out)
 
 
 def _grown(sh: Shape, counts: Tally, used: tuple[Card, ...], r: int) -> tuple[Shape, Tally]:
