@@ -29,7 +29,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import IO, Any
 
 from cardcore.runner import ConservationCheck, Listener, make_players, play_match
@@ -73,14 +72,24 @@ def match_seed(seed: int, k: int) -> int:
     return random.Random(f"{seed}/match/{k}").getrandbits(63)
 
 
-@lru_cache(maxsize=4)
+_TABLES: dict[tuple[Any, ...], Any] = {}  # a process's tables, by description
+
+
 def _table(
     game: str, players: int, options: tuple[tuple[str, Any], ...], house_rules: tuple[str, ...]
 ) -> Any:
-    from cardcore.plugins import discover
-    from cardcore.table import Table
+    """The table a description names, built once per process (``simulate``
+    leaves its own table here before a pool forks: no worker builds it again)."""
+    key = (game, players, options, house_rules)
+    table = _TABLES.get(key)
+    if table is None:
+        from cardcore.plugins import discover
+        from cardcore.table import Table
 
-    return Table.from_names(discover(), game, players, dict(options), list(house_rules))
+        if len(_TABLES) >= 4:
+            _TABLES.clear()
+        table = _TABLES[key] = Table.from_names(discover(), game, players, dict(options), list(house_rules))
+    return table
 
 
 class _DealMoves(Listener):
@@ -391,6 +400,7 @@ def simulate(
 
     start = time.perf_counter()
     cpu_start = time.process_time()
+    _TABLES.setdefault((spec.game, spec.players, spec.options, spec.house_rules), table)
     runner = backend_for(backend, jobs, address)
     interrupted = False
     cpu = 0.0
