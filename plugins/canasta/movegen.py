@@ -234,6 +234,7 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     held = tally(state.pile_held) if state.pile_held else {}
     parts: StageParts | None = None
     budget = jokers = twos = 0
+    reach = free = False
     out_now: bool | None = None  # could he go out from here, if allowed (N12)?
     for move, used, r, points in cands:
         if initial:
@@ -244,9 +245,15 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
                     parts = stage_parts(ssh, counts)
                     budget = n + cards_in(held) - (1 if t.last_red else 2)
                     jokers, twos = counts.get(JOKER, 0), counts.get(TWO, 0)
+                    total, laid = stage_total(parts, jokers, twos)  # before any meld or add
+                    reach = base + total >= t.minimum  # no meld or add makes it more
+                    free = laid <= budget  # the card limit does not bind
                 left = budget - len(used)
-                if left >= 0:
+                if reach and left >= 0:
                     wild = used[-1].rank if WILD[used[-1]] else None  # a wild card comes last
+                    if wild is None and free:
+                        out.append(move)  # natural cards the best staging lays anyway: the same total
+                        continue
                     wilds = wild is not None
                     gain = 0
                     if left:
