@@ -281,9 +281,10 @@ def run_chunks(
     ``on_record`` in order. Returns the CPU seconds spent playing.
 
     A chunk is sized to take about ``CHUNK_SECONDS`` (from the chunks played so
-    far); up to three per worker are in flight. With ``--deals`` no more
-    matches are sent than the deals still wanted call for (at the mean number
-    of deals per match seen so far), so little is played in vain."""
+    far), and near the end to a share of what is left, so that the workers
+    finish together; up to three per worker are in flight. With ``--deals`` no
+    more matches are sent than the deals still wanted call for (at the mean
+    number of deals per match seen so far), so little is played in vain."""
     per_chunk = 1
     window = 3 * backend.workers
     pending: deque[tuple[Any, int]] = deque()
@@ -291,21 +292,24 @@ def run_chunks(
     cpu = 0.0
     played_matches = played_deals = 0
 
+    share = 2 * backend.workers  # near the end, chunks shrink to this share of what is left
+
     def fill() -> None:
         nonlocal next_match
         while len(pending) < window:
             count = per_chunk
             if merger.matches_wanted is not None:
-                count = min(count, merger.matches_wanted - next_match)
-                if count <= 0:
+                left = merger.matches_wanted - next_match
+                if left <= 0:
                     return
+                count = min(count, max(1, -(-left // share)))
             elif played_matches:
                 in_flight = sum(n for _, n in pending)
                 per_match = played_deals / played_matches
                 wanted = (merger.room() or 0) / per_match - in_flight
                 if wanted <= 0:
                     return
-                count = max(1, min(count, int(wanted) + 1))
+                count = max(1, min(count, int(wanted / share) + 1))
             pending.append((backend.submit(spec, next_match, count), count))
             next_match += count
 
