@@ -8,12 +8,19 @@ the installed package (``cardcore`` and ``cardcore_plugins`` on PYTHONPATH);
 the two sides run one after the other, round after round, so that a change in
 the machine's load hits both alike.  Each rate is the median over the rounds,
 in CPU time (as ``bench.py``).  Extra arguments go to ``bench.py``.
+
+``--together`` runs the two sides at the same time, one on each of two cores
+(``taskset``), swapping cores every round, and gives the geometric mean of the
+rounds' ratios: on a shared machine whose cores differ in speed from minute to
+minute (seen here: one core 1.4× the other for a while), a round's two sides
+then see the same moment, and each side sees both cores equally often.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -25,26 +32,41 @@ ROOT = Path(__file__).resolve().parent.parent
 RATES = ("moves_per_second", "deals_per_second", "clones_per_second")
 
 
-def run_bench(pythonpath: str | None, args: list[str]) -> list[dict[str, float]]:
+def start_bench(pythonpath: str | None, args: list[str], core: int | None = None) -> subprocess.Popen[str]:
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--json", *args],
+    pin = ["taskset", "-c", str(core)] if core is not None else []
+    return subprocess.Popen(
+        [*pin, sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--json", *args],
         env=env,
-        check=True,
-        capture_output=True,
+        stdout=subprocess.PIPE,
         text=True,
         cwd=tempfile.gettempdir(),  # not the work tree: its packages would come first
-    ).stdout
+    )
+
+
+def rows_of(proc: subprocess.Popen[str]) -> list[dict[str, float]]:
+    out, _ = proc.communicate()
+    if proc.returncode:
+        raise SystemExit(f"bench.py failed (exit code {proc.returncode})")
     rows: list[dict[str, float]] = json.loads(out)
     return rows
+
+
+def run_bench(pythonpath: str | None, args: list[str]) -> list[dict[str, float]]:
+    return rows_of(start_bench(pythonpath, args))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("revision", help="the git revision to compare the work tree with")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument(
+        "--together",
+        action="store_true",
+        help="both sides at once, one per core, cores swapped each round (even rounds)",
+    )
     args, rest = ap.parse_known_args()
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "tree"
@@ -58,20 +80,32 @@ def main() -> None:
             (shim / "cardcore").symlink_to(tree / "cardcore")
             (shim / "cardcore_plugins").symlink_to(tree / "plugins")
             runs: dict[str, list[list[dict[str, float]]]] = {"before": [], "after": []}
-            for _ in range(args.rounds):
-                runs["before"].append(run_bench(str(shim), rest))
-                runs["after"].append(run_bench(None, rest))
+            for r in range(args.rounds):
+                if args.together:
+                    core = r % 2
+                    before = start_bench(str(shim), rest, core)
+                    after = start_bench(None, rest, 1 - core)
+                    runs["before"].append(rows_of(before))
+                    runs["after"].append(rows_of(after))
+                else:
+                    runs["before"].append(run_bench(str(shim), rest))
+                    runs["after"].append(run_bench(None, rest))
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
-    print(f"median of {args.rounds} rounds, CPU time; before = {args.revision}, after = work tree")
+    how = "together on two cores, ratio: geometric mean" if args.together else "one after the other"
+    print(f"median of {args.rounds} rounds ({how}), CPU time; before = {args.revision}, after = work tree")
     print(f"{'game':<14} {'':>3} {'rate':<18} {'before':>10} {'after':>10} {'ratio':>6}")
     for i, row in enumerate(runs["after"][0]):
         for rate in RATES:
             before = statistics.median(r[i][rate] for r in runs["before"])
             after = statistics.median(r[i][rate] for r in runs["after"])
+            ratio = after / before
+            if args.together:
+                pairs = zip(runs["after"], runs["before"], strict=True)
+                ratio = math.exp(statistics.fmean(math.log(a[i][rate] / b[i][rate]) for a, b in pairs))
             print(
                 f"{row['game']:<14} {int(row['players'])}p  {rate:<18} {before:>10,.0f} {after:>10,.0f} "
-                f"{after / before:>5.2f}×"
+                f"{ratio:>5.2f}×"
             )
 
 
