@@ -32,6 +32,7 @@ def solver_melds(state, may_out: bool, minimum: int) -> list:
     kept = []
     for move, used, r, _ in meld_candidates(state, melds, staging, may_out, by_class, wild_kinds, kinds):
         tm = t._replace(must_out=True) if r == BLACK_THREE else t
+        # the position after it, written out here (not movegen._grown): the oracle stands apart
         after = dict(counts)
         for u in used:
             after[u.rank] -= 1
