@@ -249,7 +249,7 @@ class Observation:
             public=public,
             turn=state.turn,
             dealer=state.dealer,
-            hand_sizes=tuple(len(h) for h in state.hands),
+            hand_sizes=tuple(map(len, state.hands)),
             stock=len(state.stock),
         )
 

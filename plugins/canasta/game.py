@@ -55,7 +55,7 @@ class Canasta(GamePlugin[Options]):
         # the game's own hooks asked at every decision, called directly when one
         # plain implementation answers them (``Table.direct``; set on first use)
         self._may_go_out: Callable[..., Any] | None = None
-        self._minimum: Callable[..., Any] = lambda state, seat, score: 0
+        self._minimum: Callable[..., Any] = lambda state, seat, score: 0  # (set with _may_go_out)
 
     def goal(self) -> str:
         return f"first to {self.target} points (N1)"
@@ -147,14 +147,24 @@ class Canasta(GamePlugin[Options]):
         seat = state.to_act
         if state.phase == "answer":
             return rules.legal_moves(state, True, 0)
-        if self._may_go_out is None:  # the house rules are registered by now
-            self._may_go_out = self.table.direct("canasta_may_go_out", "state", "seat")
-            self._minimum = self.table.direct("canasta_initial_minimum", "state", "seat", "score")
-        may_out = self._may_go_out(state, seat)
+        if self._may_go_out is None:
+            self._direct_hooks()
+        may_out = self._may_go_out(state, seat)  # type: ignore[misc]
         minimum = 0
         if not state.melds[state.team_at[seat]]:
             minimum = self._minimum(state, seat, self._score_for_minimum(state, seat))
         return rules.legal_moves(state, may_out, minimum)
+
+    def _direct_hooks(self) -> None:
+        """Set on first use: the house rules are registered by then."""
+        self._may_go_out = self.table.direct("canasta_may_go_out", "state", "seat")
+        self._minimum = self.table.direct("canasta_initial_minimum", "state", "seat", "score")
+
+    def _initial_minimum(self, state: CanastaState, seat: int) -> int:
+        """``canasta_initial_minimum`` for ``seat``'s side (N10), called directly."""
+        if self._may_go_out is None:
+            self._direct_hooks()
+        return self._minimum(state, seat, self._score_for_minimum(state, seat))  # type: ignore[no-any-return]
 
     @hookimpl
     def cardcore_explain_illegal(self, state: CanastaState, move: Move) -> str | None:
@@ -259,9 +269,7 @@ class Canasta(GamePlugin[Options]):
             public["staged"] = [_meld_view(r, m) for r, m in state.staged.items()]
             public["staged_points"] = rules.meld_points(state.staged)
         if seat is not None and not state.melds[state.team_at[seat]]:
-            public["initial_minimum"] = self.table.hook.canasta_initial_minimum(
-                state=state, seat=seat, score=self._score_for_minimum(state, seat)
-            )
+            public["initial_minimum"] = self._initial_minimum(state, seat)
         if state.asked:
             public["asked"] = state.asked
         return Observation.of(state, seat, public)
@@ -375,10 +383,14 @@ def cards_count(n: int) -> str:
 
 def _meld_view(rank: int, cards: list[Card]) -> dict[str, Any]:
     """A meld as data: its rank, its cards, and whether it is a canasta (N8)."""
-    canasta = None
-    if len(cards) >= rules.CANASTA:
-        canasta = "mixed" if any(WILD[c] for c in cards) else "natural"
-    return {"rank": RANK_NAMES[rank], "cards": list(cards), "canasta": canasta}
+    return {"rank": RANK_NAMES[rank], "cards": cards[:], "canasta": _canasta(cards)}
+
+
+def _canasta(cards: list[Card]) -> str | None:
+    """N8: a meld of seven or more is a canasta, natural without a wild card."""
+    if len(cards) < rules.CANASTA:
+        return None
+    return "mixed" if any(WILD[c] for c in cards) else "natural"
 
 
 def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
