@@ -45,9 +45,13 @@ def solver_melds(state, may_out: bool, minimum: int) -> list:
     return kept
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_listed_melds_and_adds_are_the_solvers(registry, players):
-    table = Table(registry.game("canasta"), players)
+@pytest.mark.parametrize(
+    "players,house_rules",
+    [(2, []), (3, []), (4, []), (4, ["canasta.permission_required"]), (3, ["canasta.every_man_for_himself"])],
+)
+def test_listed_melds_and_adds_are_the_solvers(registry, players, house_rules):
+    """With ``canasta.permission_required`` a player may not go out unasked (``may_out`` false)."""
+    table = Table.from_names(registry, "canasta", players, {}, house_rules)
     may_go_out = table.direct("canasta_may_go_out", "state", "seat")
     initial_minimum = table.direct("canasta_initial_minimum", "state", "seat", "score")
     rng = random.Random(players)
