@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -197,20 +197,33 @@ class DealState:
         return self.to_act
 
 
-def redeal_unseen(state: DealState, seat: int, rng: random.Random) -> DealState:
+def redeal_unseen(
+    state: DealState, seat: int, rng: random.Random, known: Sequence[Sequence[Card]] = ()
+) -> DealState:
     """A copy of ``state`` with the other hands and the stock shuffled together
     and dealt back in their sizes: what ``seat`` cannot see, imagined anew
     (the core's ``cardcore_sample_state``; a game whose seats know more calls
-    it and keeps only the deals that agree with what they know)."""
+    it and keeps only the deals that agree with what they know). ``known[i]``:
+    cards every seat saw go to hand i (a pile taken, say); they stay there,
+    first in the hand."""
     sample = state.clone()
-    places = [h for i, h in enumerate(sample.hands) if i != seat] + [sample.stock]
-    unseen = [c for place in places for c in place]
+    keep: list[list[Card]] = []
+    unseen: list[Card] = []
+    for i, hand in enumerate(sample.hands):
+        ids = {id(c) for c in known[i]} if i != seat and i < len(known) else set()
+        keep.append([c for c in hand if id(c) in ids])
+        if i != seat:
+            unseen += [c for c in hand if id(c) not in ids] if ids else hand
+    unseen += sample.stock
     rng.shuffle(unseen)
     at = 0
-    for place in places:
-        size = len(place)
-        place[:] = unseen[at : at + size]
-        at += size
+    for i, hand in enumerate(sample.hands):
+        if i == seat:
+            continue
+        take = len(hand) - len(keep[i])
+        hand[:] = keep[i] + unseen[at : at + take]
+        at += take
+    sample.stock[:] = unseen[at:]
     return sample
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
 from cardcore.deck import deal_rounds, shuffled
-from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, rules_page
+from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, redeal_unseen, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
@@ -23,6 +23,7 @@ from cardcore_plugins.canasta.scoring import team_breakdown
 from cardcore_plugins.canasta.state import (
     ANSWER,
     DRAW,
+    HAND_ORDER,
     PILE,
     CanastaState,
     new_state,
@@ -105,7 +106,7 @@ class Canasta(GamePlugin[Options]):
         state = new_state(table, match.dealer, list(match.scores))
         i = deal_rounds(state.hands, deck, match.dealer, HAND_SIZE[n])
         for hand in state.hands:
-            hand.sort(key=lambda c: c.sort_key)
+            hand.sort(key=HAND_ORDER)
         state.stock = deck[i:]
         table.hook.canasta_start_pile(state=state)
         rules.begin_turn(state, left_of(match.dealer, n))
@@ -353,27 +354,12 @@ SAMPLE_TRIES = 200
 
 
 def _redeal(state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
-    """A copy of ``state`` with the cards ``seat`` cannot see dealt anew
-    (``cardcore_sample_state``)."""
-    sample = state.clone()
-    unseen: list[Card] = []
-    keep: list[list[Card]] = []
+    """A copy of ``state`` with the cards ``seat`` cannot see dealt anew, the
+    cards known to be in a hand kept there (``cardcore_sample_state``)."""
+    sample: CanastaState = redeal_unseen(state, seat, rng, state.known)  # type: ignore[assignment]
     for i, hand in enumerate(sample.hands):
-        known = {id(c) for c in sample.known[i]} if i != seat else set()
-        keep.append([c for c in hand if id(c) in known])
         if i != seat:
-            unseen += [c for c in hand if id(c) not in known]
-    unseen += sample.stock
-    rng.shuffle(unseen)
-    at = 0
-    for i, hand in enumerate(sample.hands):
-        if i == seat:
-            continue
-        take = len(hand) - len(keep[i])
-        hand[:] = keep[i] + unseen[at : at + take]
-        hand.sort(key=lambda c: c.sort_key)
-        at += take
-    sample.stock[:] = unseen[at:]
+            hand.sort(key=HAND_ORDER)
     return sample
 
 

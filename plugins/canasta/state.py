@@ -9,6 +9,7 @@ side's initial meld, which is staged until it reaches the minimum), ``play``
 from __future__ import annotations
 
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, Literal
 
 from cardcore.cards import Card, names
@@ -31,6 +32,9 @@ DRAW, PILE, PLAY, ANSWER = Phase.DRAW, Phase.PILE, Phase.PLAY, Phase.ANSWER
 PHASES = tuple(Phase)
 Asked = Literal["pending", "yes", "no"]  # "May I go out?" (N12); None: not asked
 Withdrew = Literal["", "pile", "play"]  # what was taken back this turn
+
+
+HAND_ORDER = attrgetter("sort_key")  # hands are kept sorted: suit, then rank (a C-level key)
 
 
 def meld_rank(cards: list[Card]) -> int:

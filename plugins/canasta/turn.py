@@ -4,8 +4,6 @@ out (N12), the next turn (N13)."""
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from cardcore.cards import Card
 from cardcore.moves import Move
 from cardcore_plugins.canasta.cards import (
@@ -16,6 +14,7 @@ from cardcore_plugins.canasta.movegen import exhausted_takes
 from cardcore_plugins.canasta.state import (
     ANSWER,
     DRAW,
+    HAND_ORDER,
     PILE,
     PLAY,
     CanastaState,
@@ -23,8 +22,6 @@ from cardcore_plugins.canasta.state import (
     reset_turn,
     set_teams,
 )
-
-_key = attrgetter("sort_key")  # hands are kept sorted: suit, then rank
 
 
 def lay_red_threes(state: CanastaState, seat: int, replace: bool) -> None:
@@ -58,7 +55,7 @@ def draw_cards(state: CanastaState, seat: int, n: int) -> None:
             continue
         hand.append(c)
         got += 1
-    hand.sort(key=_key)
+    hand.sort(key=HAND_ORDER)
 
 
 def begin_turn(state: CanastaState, seat: int) -> None:
@@ -100,7 +97,7 @@ def _pile_taken(state: CanastaState, pile: list[Card], partnership: bool) -> Non
     seat = state.to_act
     state.hands[seat].extend(pile)
     state.known[seat].extend(c for c in pile if not is_red_three(c))  # everyone saw them taken
-    state.hands[seat].sort(key=_key)
+    state.hands[seat].sort(key=HAND_ORDER)
     state.frozen_start = False
     lay_red_threes(state, seat, replace=False)
     if partnership and state.players == 3 and state.pile_taker is None:
@@ -203,7 +200,7 @@ def _apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
                 hand.extend(cards)
             state.withdrew = "play"
         state.known[seat].extend(c for cards in staged for c in cards if c in hand)  # seen, taken back
-        hand.sort(key=_key)
+        hand.sort(key=HAND_ORDER)
     elif kind == "ask_go_out":
         state.asked = "pending"
         state.phase = ANSWER
