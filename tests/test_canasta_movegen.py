@@ -13,7 +13,7 @@ from cardcore.table import Table
 from cardcore_plugins.canasta.cards import VALUES, WILD
 from cardcore_plugins.canasta.finish import BLACK_THREE, Turn, can_finish, shape, tally
 from cardcore_plugins.canasta.melds import meld_points
-from cardcore_plugins.canasta.movegen import meld_candidates, must_go_out, sort_hand
+from cardcore_plugins.canasta.movegen import hand_classes, meld_candidates, must_go_out
 from cardcore_plugins.canasta.state import DRAW, PILE
 
 
@@ -24,7 +24,7 @@ def solver_melds(state, may_out: bool, minimum: int) -> list:
     melds = state.melds[team]
     t = Turn(2 if state.players < 4 else 1, minimum, may_out, must_go_out(state, team), state.last_red_three)
     staging = state.phase == PILE or bool(state.staged) or not melds
-    by_class, wild_kinds, kinds = sort_hand(state.hands[seat])
+    by_class, wild_kinds, kinds = hand_classes(state.hands[seat])
     counts = tally(state.hands[seat])
     sh = shape(state.staged) if staging else shape(melds)
     base = meld_points(state.staged)

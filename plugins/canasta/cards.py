@@ -39,6 +39,7 @@ def value(c: Card) -> int:
 
 VALUES: dict[Card, int] = {c: value(c) for c in DECK.build()}
 WILD: dict[Card, bool] = {c: is_wild(c) for c in VALUES}
+RED_THREES: frozenset[Card] = frozenset(c for c in VALUES if is_red_three(c))  # for the hot loops
 RANK_NAMES = {
     1: "A",
     3: "3",

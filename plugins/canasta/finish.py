@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from cardcore.cards import Card
-from cardcore_plugins.canasta.cards import VALUES, WILD, is_red_three
+from cardcore_plugins.canasta.cards import RED_THREES, VALUES, WILD, is_red_three
 
 CANASTA = 7
 JOKER, TWO, BLACK_THREE = 0, 2, 3
@@ -32,7 +32,7 @@ def tally(cards: Iterable[Card]) -> Tally:
     out: Tally = {}
     for c in cards:
         r = c.rank
-        if r == 3 and c.suit in ("H", "D"):
+        if r == 3 and c in RED_THREES:
             continue
         out[r] = out.get(r, 0) + 1
     return out

@@ -25,6 +25,7 @@ from cardcore.moves import tuple_new as _new
 from cardcore_plugins.canasta import moves
 from cardcore_plugins.canasta.cards import (
     RANK_NAMES,
+    RED_THREES,
     VALUES,
     WILD,
 )
@@ -67,19 +68,6 @@ def must_go_out(state: CanastaState, team: int) -> bool:
     return state.asked == "yes" or BLACK_THREE in state.melds[team] or BLACK_THREE in state.staged
 
 
-def _wild_kinds(hand: list[Card]) -> list[Card]:
-    """One wild card of each kind in hand (a joker, a two): suits never matter."""
-    out: list[Card] = []
-    seen = set()
-    for c in hand:
-        if WILD[c]:
-            kind = c.rank == 0
-            if kind not in seen:
-                seen.add(kind)
-                out.append(c)
-    return out
-
-
 def take_options(state: CanastaState) -> list[Move]:
     """N9: the ways to take the pile, before G1's check."""
     if not state.discard or state.withdrew:  # no second try after a withdrawal
@@ -102,7 +90,7 @@ def take_options(state: CanastaState) -> list[Move]:
     if len(same) >= 2:
         out.append(Move("take_pile", None, pile, (("cards", (same[0], same[1])),)))
     if same and not frozen and r not in state.melds[team]:
-        for w in _wild_kinds(hand):
+        for w in hand_classes(hand)[1]:  # one wild card of each kind
             out.append(Move("take_pile", None, pile, (("cards", (same[0], w)),)))
     return out
 
@@ -165,9 +153,8 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
     return play_moves(state, t)
 
 
-Candidate = tuple[
-    Move, tuple[Card, ...], int, int
-]  # a meld or add: the move, its cards, its rank, their points
+# a meld or add: the move, its cards, its rank, their points
+Candidate = tuple[Move, tuple[Card, ...], int, int]
 NOT_MELDED = frozenset((0, 2, BLACK_THREE))  # classes never a meld's rank (but black threes going out)
 # moves are immutable: one discard move per card, one add move per card and meld rank, made once
 DISCARDS: dict[Card, Move] = {c: Move("discard", c) for c in VALUES}
@@ -183,7 +170,7 @@ DRAW_MOVE, COMMIT, WITHDRAW, ASK, STOP = (
 )
 
 
-def sort_hand(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict[str, Card]]:
+def hand_classes(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict[str, Card]]:
     """One pass over a hand: its cards by class (``finish.py``: ranks, ``3``
     black threes only, ``0`` jokers, ``2`` twos; red threes are never held,
     N7), one wild card of each kind in hand order, one card of each name in
@@ -196,7 +183,7 @@ def sort_hand(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict
         if name not in kinds:
             kinds[name] = c
         r = c.rank
-        if r == 3 and c.suit in ("H", "D"):
+        if r == 3 and c in RED_THREES:
             continue
         if r in by_class:
             by_class[r].append(c)
@@ -221,8 +208,8 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     staged = state.staged
     pending = state.phase == PILE or bool(staged)
     staging = pending or not melds  # melds of a side that has not melded are staged (N10)
-    initial = staging and not melds  # every meld and add is staged: N10a on counts (finish.stage_after)
-    by_class, wild_kinds, kinds = sort_hand(hand)
+    initial = not melds  # every meld and add is staged: N10a on counts (finish.stage_after)
+    by_class, wild_kinds, kinds = hand_classes(hand)
     counts = {r: len(cs) for r, cs in by_class.items()}
     n = len(hand)
     cands = meld_candidates(state, melds, staging, t.may_out, by_class, wild_kinds, kinds)
@@ -366,7 +353,7 @@ def meld_candidates(
     """New melds of three cards and one card added to a meld, as N8 shapes
     them (before G1's check): staged while the side has not melded (N10).
     Suits never matter: one move per kind of card. The hand comes sorted by
-    :func:`sort_hand`."""
+    :func:`hand_classes`."""
     out: list[Candidate] = []
     staged = state.staged
     no_new = staging and state.withdrew == "play"  # no second try at an initial meld
@@ -409,7 +396,7 @@ def meld_candidates(
             v = VALUES[c]
             for r in wild_targets:
                 out.append((adds[r], one, r, v))
-        elif r in targets and (r != BLACK_THREE or c.suit in ("C", "S")):
+        elif r in targets and c not in RED_THREES:
             out.append((ADDS[c][r], (c,), r, VALUES[c]))
     return out
 
@@ -418,7 +405,7 @@ def discards(hand: list[Card], t: Turn, melds: dict[int, list[Card]], kinds: dic
     """N5, N12: a discard ends the turn; the last card only when going out
     (with the side's ``melds`` holding the canastas it needs), and nothing but
     going out once he must. ``kinds``: one card of each name in hand order
-    (:func:`sort_hand`), one move each."""
+    (:func:`hand_classes`), one move each."""
     if len(hand) == 1:
         return [DISCARDS[hand[0]]] if t.may_out and count_canastas(melds) >= t.need else []
     if t.must_out:

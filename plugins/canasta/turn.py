@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from cardcore.cards import Card
 from cardcore.moves import Move
-from cardcore_plugins.canasta.cards import (
-    is_red_three,
-)
+from cardcore_plugins.canasta.cards import RED_THREES, is_red_three
 from cardcore_plugins.canasta.melds import CANASTA, RANK_NUMBER, partner_of
 from cardcore_plugins.canasta.movegen import exhausted_takes
 from cardcore_plugins.canasta.state import (
@@ -29,7 +27,7 @@ def lay_red_threes(state: CanastaState, seat: int, replace: bool) -> None:
     hand = state.hands[seat]
     team = state.team_at[seat]
     while True:
-        reds = [c for c in hand if c.rank == 3 and c.suit in ("H", "D")]  # is_red_three, inline
+        reds = [c for c in hand if c in RED_THREES]
         if not reds:
             return
         for c in reds:
