@@ -53,10 +53,10 @@ class Canasta(GamePlugin[Options]):
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.target = self.options.target or (7500 if table.players == 3 else 5000)
-        # the game's own hooks asked at every decision, called directly when one
-        # plain implementation answers them (``Table.direct``; set on first use)
-        self._may_go_out: Callable[..., Any] | None = None
-        self._minimum: Callable[..., Any] = lambda state, seat, score: 0  # (set with _may_go_out)
+        # the game's own hooks asked at every decision (canasta_may_go_out,
+        # canasta_initial_minimum), called directly when one plain implementation
+        # answers them (``Table.direct``); made on first use (see _own_hooks)
+        self._hooks: tuple[Callable[..., bool], Callable[..., int]] | None = None
 
     def goal(self) -> str:
         return f"first to {self.target} points (N1)"
@@ -148,24 +148,26 @@ class Canasta(GamePlugin[Options]):
         seat = state.to_act
         if state.phase == "answer":
             return rules.legal_moves(state, True, 0)
-        if self._may_go_out is None:
-            self._direct_hooks()
-        may_out = self._may_go_out(state, seat)  # type: ignore[misc]
+        may_go_out, initial_minimum = self._hooks or self._own_hooks()
+        may_out = may_go_out(state, seat)
         minimum = 0
         if not state.melds[state.team_at[seat]]:
-            minimum = self._minimum(state, seat, self._score_for_minimum(state, seat))
+            minimum = initial_minimum(state, seat, self._score_for_minimum(state, seat))
         return rules.legal_moves(state, may_out, minimum)
 
-    def _direct_hooks(self) -> None:
-        """Set on first use: the house rules are registered by then."""
-        self._may_go_out = self.table.direct("canasta_may_go_out", "state", "seat")
-        self._minimum = self.table.direct("canasta_initial_minimum", "state", "seat", "score")
+    def _own_hooks(self) -> tuple[Callable[..., bool], Callable[..., int]]:
+        """Made on first use: the house rules are registered by then."""
+        direct = self.table.direct
+        self._hooks = (
+            direct("canasta_may_go_out", "state", "seat"),
+            direct("canasta_initial_minimum", "state", "seat", "score"),
+        )
+        return self._hooks
 
     def _initial_minimum(self, state: CanastaState, seat: int) -> int:
         """``canasta_initial_minimum`` for ``seat``'s side (N10), called directly."""
-        if self._may_go_out is None:
-            self._direct_hooks()
-        return self._minimum(state, seat, self._score_for_minimum(state, seat))  # type: ignore[no-any-return]
+        initial_minimum = (self._hooks or self._own_hooks())[1]
+        return initial_minimum(state, seat, self._score_for_minimum(state, seat))
 
     @hookimpl
     def cardcore_explain_illegal(self, state: CanastaState, move: Move) -> str | None:
