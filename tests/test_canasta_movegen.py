@@ -1,5 +1,5 @@
 """Canasta's move generator takes shortcuts past G1's solver (N10a on counts,
-``finish.stage_after``; going out only if the position before could): over
+``finish.stage_after``; going out, N12, only if the position before could): over
 random deals, the melds and adds it lists are exactly those after which
 ``finish.can_finish`` says the turn can still end."""
 
