@@ -132,8 +132,7 @@ def _check_keys(data: dict[str, Any], table: Table, state: DealState) -> None:
             close = difflib.get_close_matches(str(key), known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise PositionError(
-                f"unknown key {str(key)[:60]!r}{hint}; a {table.game.name} position has "
-                + ", ".join(known)
+                f"unknown key {str(key)[:60]!r}{hint}; a {table.game.name} position has " + ", ".join(known)
             )
 
 

@@ -48,9 +48,7 @@ class Printer(Listener):
 
     def deal_start(self, match: Match, state: DealState) -> None:
         self.view = self.table.spectate(state)
-        click.echo(
-            bold(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True)
-        )
+        click.echo(bold(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True))
         obs = self.table.spectate(state)
         for key in ("table",):
             if key in obs.public:

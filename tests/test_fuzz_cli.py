@@ -12,7 +12,18 @@ from hypothesis import strategies as st
 
 from cardcore.cli import main
 
-COMMANDS = ["games", "house-rules", "rules", "play", "simulate", "moves", "score", "replay", "validate", "schema"]
+COMMANDS = [
+    "games",
+    "house-rules",
+    "rules",
+    "play",
+    "simulate",
+    "moves",
+    "score",
+    "replay",
+    "validate",
+    "schema",
+]
 WORDS = [
     "carrousel", "canasta", "paquet_voleur", "nope", "", "-", "²", "①", "9" * 5000, ".inf", "-1", "0", "2",
     "--json", "--players", "--seat", "0=greedy", "1=random", "9=x", "²=greedy", "--option", "deck=54",
@@ -53,7 +64,12 @@ def test_every_command_answers_in_one_line(tmp_path_factory, command, words, tex
     if command == "simulate" and "--deals" not in args and "--matches" not in args:
         args += ["--deals", "2"]
     for i, a in enumerate(args):  # keep runs short: no huge counts of deals
-        if a in ("--deals", "--matches") and i + 1 < len(args) and args[i + 1].isascii() and args[i + 1].isdigit():
+        if (
+            a in ("--deals", "--matches")
+            and i + 1 < len(args)
+            and args[i + 1].isascii()
+            and args[i + 1].isdigit()
+        ):
             args[i + 1] = str(min(int(args[i + 1]) if len(args[i + 1]) < 5 else 3, 3))
     if "--log" in args:  # a log goes to a fresh file
         args[args.index("--log") + 1 : args.index("--log") + 2] = [str(folder / "new.jsonl")]
@@ -66,5 +82,9 @@ def test_every_command_answers_in_one_line(tmp_path_factory, command, words, tex
     if result.exit_code == 2 and command != "validate":  # validate lists every problem, a line each
         lines = [line for line in out.strip().splitlines() if line.startswith("error")]
         assert len(lines) == 1 and len(lines[0]) < 700, (args, out[-600:])
-    assert all(len(line) < 2000 for line in out.splitlines()), (args, "a line of", max(map(len, out.splitlines())))
+    assert all(len(line) < 2000 for line in out.splitlines()), (
+        args,
+        "a line of",
+        max(map(len, out.splitlines())),
+    )
     assert took < LIMIT_SECONDS, (args, took)

@@ -15,9 +15,11 @@ ROOT = Path(__file__).parent.parent
 def _copy_sources(dest: Path) -> None:
     """The project's own files (what a clean clone holds) into ``dest``."""
     try:
-        listed = subprocess.run(
-            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
-        ).stdout.decode().split("\0")
+        listed = (
+            subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+            .stdout.decode()
+            .split("\0")
+        )
     except (OSError, subprocess.CalledProcessError):
         listed = []
     files = [f for f in listed if f] or [

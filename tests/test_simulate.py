@@ -112,9 +112,7 @@ def test_workers_stop_when_the_run_is_killed_outright():
         stderr=subprocess.DEVNULL,
     )
     time.sleep(2.5)
-    workers = [
-        int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _parent(int(pid)) == proc.pid
-    ]
+    workers = [int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _parent(int(pid)) == proc.pid]
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     time.sleep(3)

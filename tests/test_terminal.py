@@ -106,7 +106,7 @@ def test_moves_typed_by_rank_in_any_order_and_case(registry):
     moves = [other, meld, Move("discard", card("5S"))]
     for typed in ("meld 9s 9d 2", "meld 2 9 9", "MELD 9 2 9", "meld 9c 9d 2h"):
         assert human.parse(typed, moves) == meld, typed
-    assert human.parse("meld 9 9 9", moves) .startswith("no legal meld")  # type: ignore[union-attr]
+    assert human.parse("meld 9 9 9", moves).startswith("no legal meld")  # type: ignore[union-attr]
     # cards beyond the meld are added at the next decisions
     assert human.parse("meld 9 9 2 9", moves) == meld and human.pending == ["9"]
     add = Move("add", card("9S"), (), (("rank", "9"),))

@@ -75,9 +75,7 @@ MEMO_SIZE = 100_000
 REACHED: dict[tuple[tuple[int, ...], tuple[int, ...], int], list[tuple[tuple[int, int], ...]]] = {}
 
 
-def count_vectors(
-    vals: tuple[int, ...], caps: tuple[int, ...], v: int
-) -> list[tuple[tuple[int, int], ...]]:
+def count_vectors(vals: tuple[int, ...], caps: tuple[int, ...], v: int) -> list[tuple[tuple[int, int], ...]]:
     """Every non-zero count vector (``(value index, count)`` pairs) of a table
     holding ``caps[j]`` items of value ``vals[j]`` that splits into groups each
     adding up to ``v``: the shapes of one group, then every sum of shapes that

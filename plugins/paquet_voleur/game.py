@@ -78,8 +78,6 @@ def deal_round(state: PVState) -> None:
         del stock[:take]
 
 
-
-
 def legal_moves(state: PVState) -> list[Move]:
     """P5: pair or steal with any hand card; trail only when neither is possible."""
     seat = state.to_act
