@@ -40,6 +40,15 @@ class GameSpec:
     manager: it implements the table hooks for this game.  ``sides(players,
     options)`` gives the seats of each side.  ``check_table(players, options)``
     returns an error text when the table cannot be played, else None.
+
+    What the engine-wide tests and tools read (a new game is covered by them
+    without being named anywhere else): ``example_tables`` (see ``tables()``),
+    ``test_configs`` (see ``configurations()``), ``features(table, state,
+    moves)`` (what a position exercises: the rulings and features the
+    legal-move corpus covers, ``tools/perft.py``) and ``checks()`` (an object
+    with ``on_move(state, move)`` / ``on_deal(state, result)`` that raise
+    ``AssertionError`` on the game's own broken invariants, for conformance
+    runs).
     """
 
     name: str
@@ -58,6 +67,37 @@ class GameSpec:
     # conveniences that no legal path may need (G1; the conformance suite
     # searches for a way to end each turn without them)
     take_backs: tuple[str, ...] = ()
+    example_tables: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+    test_configs: tuple[tuple[int, Mapping[str, Any], tuple[str, ...]], ...] = ()
+    features: Callable[[Any, Any, Sequence[Any]], set[str]] = lambda table, state, moves: set()
+    checks: Callable[[], Any] | None = None
+
+    def tables(self) -> list[tuple[int, dict[str, Any]]]:
+        """(players, options) of the tables every engine-wide test plays
+        (hidden information, determinism, sampling, the web table, the search
+        bot): ``example_tables``, else each player count with the default
+        options."""
+        if self.example_tables:
+            return [(p, dict(o)) for p, o in self.example_tables]
+        return [(p, {}) for p in range(self.min_players, self.max_players + 1)]
+
+    def configurations(
+        self, house_rules: Sequence[HouseRuleSpec]
+    ) -> list[tuple[int, dict[str, Any], tuple[str, ...]]]:
+        """(players, options, house rules) of every table worth a soak run or a
+        sample of the legal-move corpus: ``test_configs``, else each of
+        ``tables()`` with no house rule, each of the game's house rules alone
+        and all of them together (those that fit the player count)."""
+        if self.test_configs:
+            return [(p, dict(o), tuple(h)) for p, o, h in self.test_configs]
+        out: list[tuple[int, dict[str, Any], tuple[str, ...]]] = []
+        for players, options in self.tables():
+            fit = [
+                h.name for h in house_rules if h.game == self.name and (not h.players or players in h.players)
+            ]
+            combos = [(), *((n,) for n in fit), *([tuple(fit)] if len(fit) > 1 else [])]
+            out += [(players, options, combo) for combo in combos]
+        return out
 
 
 @dataclass(frozen=True)

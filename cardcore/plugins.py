@@ -1,21 +1,27 @@
-"""Discovery: entry points → games and house rules.
+"""Discovery: built-in folders and entry points → games and house rules.
 
-Built-in games and house rules are found exactly as a third-party package's
-are, through the entry-point groups ``cardcore.games`` and
-``cardcore.house_rules``.  There is no global plugin manager: ``discover()``
-builds one and returns a plain ``Registry``.
+A built-in game is a folder of ``plugins/`` (installed as the package
+``cardcore_plugins.<name>``): the package registers the game, its
+``house_rules`` module (if there is one) the game's house rules. Nothing is
+listed anywhere else: a new folder is found. A third-party package declares
+the entry-point groups ``cardcore.games`` and ``cardcore.house_rules``. Both
+kinds register through the same hooks (``cardcore_register_games``,
+``cardcore_register_house_rules``), built-ins first. There is no global plugin
+manager: ``discover()`` builds one and returns a plain ``Registry``.
 
 Switches (environment variables):
 
-* ``CARDCORE_DISABLE_PLUGINS=name,name``: skip these entry points (by entry
-  point name, or ``group:name``).
+* ``CARDCORE_DISABLE_PLUGINS=name,name``: skip these plugins (by name — a
+  built-in folder's or an entry point's — or ``group:name``).
 * ``CARDCORE_TRACE_HOOKS=1``: print every hook call of every table to stderr.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 import os
+import pkgutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points, packages_distributions
@@ -29,6 +35,7 @@ from cardcore.hookspecs import PROJECT, DiscoverySpec
 from cardcore.text import describe
 
 GROUPS = ("cardcore.games", "cardcore.house_rules")
+BUILTIN = "cardcore_plugins"  # the import name of plugins/
 ENV_DISABLE = "CARDCORE_DISABLE_PLUGINS"
 ENV_TRACE = "CARDCORE_TRACE_HOOKS"
 
@@ -94,8 +101,42 @@ def _disabled() -> set[str]:
     return {x.strip() for x in raw.split(",") if x.strip()}
 
 
+@dataclass(frozen=True)
+class BuiltIn:
+    """A built-in plugin module, found in a folder of ``plugins/``: shaped like
+    an entry point (``group``, ``name``, ``value``, ``load()``)."""
+
+    group: str
+    name: str
+    value: str
+
+    def load(self) -> Any:
+        return importlib.import_module(self.value)
+
+
+def builtins() -> list[BuiltIn]:
+    """Every folder of ``plugins/`` with an ``__init__.py``: its package is a
+    game plugin (group ``cardcore.games``), its ``house_rules`` module, when
+    it has one, a house-rules plugin (``cardcore.house_rules``); by name."""
+    try:
+        package = importlib.import_module(BUILTIN)
+    except ImportError:  # pragma: no cover - cardcore installed without its games
+        return []
+    found: list[BuiltIn] = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        module = f"{BUILTIN}.{info.name}"
+        found.append(BuiltIn(GROUPS[0], info.name, module))
+        sub = {i.name for i in pkgutil.iter_modules([os.path.join(p, info.name) for p in package.__path__])}
+        if "house_rules" in sub:
+            found.append(BuiltIn(GROUPS[1], info.name, f"{module}.house_rules"))
+    return found
+
+
 def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> Registry:
-    """Load the entry points (unless told not to) and ``plugins``; return the registry.
+    """Load the built-in folders and the entry points (unless told not to) and
+    ``plugins``; return the registry.
 
     A plugin that fails — cannot be imported, declares a misspelled hook,
     raises while registering, or reuses a name already taken — is left out
@@ -108,8 +149,13 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
     registry = Registry()
     if use_entry_points:
         disabled = _disabled()
-        found = [(group, ep) for group in GROUPS for ep in entry_points(group=group)]
-        found.sort(key=lambda g_ep: (not g_ep[1].value.startswith("cardcore_plugins"), g_ep[0], g_ep[1].name))
+        found: list[tuple[str, Any]] = [(b.group, b) for b in builtins()]
+        # an older install may still declare the built-ins as entry points: the
+        # folder's is the one loaded (same name), the entry point is skipped
+        found += sorted(
+            ((group, ep) for group in GROUPS for ep in entry_points(group=group)),
+            key=lambda g_ep: (g_ep[0], g_ep[1].name),
+        )
         for group, ep in found:
             qualified = f"{group}:{ep.name}"
             if ep.name in disabled or qualified in disabled or pm.has_plugin(qualified):

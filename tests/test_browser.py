@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import GAMES, largest_table
 from webcheck import AuditedSession
 
 from cardcore.config import TableConfig
@@ -46,11 +47,9 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-MATCHES = [
-    ("carrousel", {"target": 15}),
-    ("canasta", {"target": 50}),
-    ("paquet_voleur", {"partnerships": True}),
-]
+# a whole match of every installed game (these three with short targets)
+SHORT = {"carrousel": {"target": 15}, "canasta": {"target": 50}, "paquet_voleur": {"partnerships": True}}
+MATCHES = [(g, SHORT.get(g, largest_table(g)[1])) for g in GAMES]
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 

@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
+PROBE = "zz_packaging_probe"
 
 
 def _copy_sources(dest: Path) -> None:
@@ -42,10 +43,10 @@ def _copy_sources(dest: Path) -> None:
 def test_a_new_game_folder_lands_in_the_wheel(tmp_path):
     src = tmp_path / "src"
     _copy_sources(src)
-    scopa = src / "plugins" / "scopa"
-    scopa.mkdir()
-    (scopa / "__init__.py").write_text('"""A fourth game, not listed anywhere."""\n')
-    (scopa / "rules.py").write_text("RULES = ()\n")
+    probe = src / "plugins" / PROBE  # a name no real game will take
+    probe.mkdir()
+    (probe / "__init__.py").write_text('"""A new game, not listed anywhere."""\n')
+    (probe / "rules.py").write_text("RULES = ()\n")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", "dist", "."],
         cwd=src,
@@ -54,10 +55,30 @@ def test_a_new_game_folder_lands_in_the_wheel(tmp_path):
     )
     (wheel,) = (src / "dist").glob("cardcore-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "cardcore_plugins/scopa/__init__.py" in names
-    assert "cardcore_plugins/scopa/rules.py" in names
-    for game in ("paquet_voleur", "carrousel", "canasta"):
-        assert f"cardcore_plugins/{game}/game.py" in names
+    assert f"cardcore_plugins/{PROBE}/__init__.py" in names
+    assert f"cardcore_plugins/{PROBE}/rules.py" in names
+    for game in (p.parent.name for p in (ROOT / "plugins").glob("*/__init__.py")):
+        assert f"cardcore_plugins/{game}/__init__.py" in names
         assert f"cardcore_plugins/{game}/rules.md" in names  # the rules page (cardcore rules GAME)
     assert "cardcore/py.typed" in names
     assert "cardcore/web/static/table.js" in names  # the browser table's pages ship in the wheel
+
+
+def test_every_plugin_folder_is_found_without_a_line_elsewhere():
+    """A folder of plugins/ is a game discovery finds by itself (no entry point
+    in pyproject.toml), with its house_rules module when it has one."""
+    from cardcore.plugins import discover
+
+    registry = discover()
+    folders = [p.parent for p in (ROOT / "plugins").glob("*/__init__.py")]
+    assert folders
+    for folder in folders:
+        assert f"cardcore.games:{folder.name}" in registry.sources, folder.name
+        if (folder / "house_rules.py").exists():
+            assert f"cardcore.house_rules:{folder.name}" in registry.sources, folder.name
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = [v for group in project.get("entry-points", {}).values() for v in group.values()]
+    assert not [v for v in declared if v.startswith("cardcore_plugins")]
+    assert not registry.warnings

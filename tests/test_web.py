@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from conftest import GAMES, largest_table, run_cli
 from webcheck import Audit, AuditedSession
 
 from cardcore.log import replay
@@ -141,11 +141,22 @@ def drive(
     raise AssertionError("the game did not get there")
 
 
-TABLES = [
-    ("carrousel", ["human", "human", "greedy", "random"], {"target": 30}),
-    ("canasta", ["human", "greedy", "human", "greedy"], {}),
-    ("paquet_voleur", ["human", "greedy", "human"], {"deals": 2}),
-]
+# every installed game: these three tuned to keep the run short, any other at
+# its largest example table with people at seats 0 and 2 (or 1) and greedy bots
+TUNED = {
+    "carrousel": ("carrousel", ["human", "human", "greedy", "random"], {"target": 30}),
+    "canasta": ("canasta", ["human", "greedy", "human", "greedy"], {}),
+    "paquet_voleur": ("paquet_voleur", ["human", "greedy", "human"], {"deals": 2}),
+}
+
+
+def _table(game: str) -> tuple[str, list[str], dict[str, Any]]:
+    players, options = largest_table(game)
+    kinds = ["human", "greedy", "human", "greedy"][:players] if players > 2 else ["human", "human"]
+    return TUNED.get(game) or (game, kinds + ["greedy"] * (players - len(kinds)), options)
+
+
+TABLES = [_table(g) for g in GAMES]
 
 
 @pytest.mark.parametrize("game,kinds,options", TABLES, ids=[t[0] for t in TABLES])

@@ -1,17 +1,21 @@
 """The legal-move regression corpus, in the spirit of chess "perft" files.
 
-    python tools/perft.py generate        # rewrite tests/perft/<game>.yaml
-    python tools/perft.py check           # compare the engine with the corpus
+    python tools/perft.py generate               # rewrite tests/perft/<game>.yaml, every game
+    python tools/perft.py generate --game scopa  # one game's file (a new game's first corpus)
+    python tools/perft.py check [--game NAME]    # compare the engine with the corpus
 
 Each game's file lists positions with the exact legal moves expected (count
 and texts, in order) and the rulings each position exercises (``covers``).
 The positions are every hand-made position of ``tests/positions/<game>/`` and
-positions sampled from seeded random and greedy playouts of every player
-count, option and house rule, chosen so that every feature the tagger below
-recognises (a build to capture, a frozen pile, the stock's last card …) is
-covered at least twice. ``tests/test_perft.py`` runs the check: a change in
-move generation then shows up as a diff to review against RULINGS.md; after
-an intended rules change, regenerate and review the diff.
+positions sampled from seeded random and greedy playouts of the game's
+configurations (``GameSpec.configurations()``: player counts, options, house
+rules), chosen so that every feature tagged (``tags``: the core's tags and the
+game's own, ``GameSpec.features``: a build to capture, a frozen pile, the
+stock's last card …) is covered at least twice. ``tests/test_perft.py`` runs
+the check for every installed game that has a corpus: a change in move
+generation then shows up as a diff to review against the game's rulings (its
+rules page in ``docs/``); after an intended rules change, regenerate and
+review the diff.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from soak import BOTS, configs
+from soak import BOTS
 
 from cardcore.files import read_data
 from cardcore.plugins import Registry, discover
@@ -36,74 +40,24 @@ from cardcore.table import Table
 
 ROOT = Path(__file__).parent.parent
 CORPUS = ROOT / "tests" / "perft"
-GAMES = ("paquet_voleur", "carrousel", "canasta")
 PER_GAME = 120  # sampled positions per game (the hand-made ones come on top)
 DEALS = 4  # deals played per configuration and bot mix to sample from
 
 
 # ---- what a position exercises -------------------------------------------------
+def games(registry: Registry) -> list[str]:
+    """The installed games that have a corpus file, by name."""
+    return [g for g in sorted(registry.games) if (CORPUS / f"{g}.yaml").exists()]
+
+
 def tags(table: Table, state: Any, moves: list[Any]) -> set[str]:
-    """The rulings and features a position exercises, from its moves and state."""
-    game = table.game.name
+    """The rulings and features a position exercises, from its moves and state:
+    the player count, move kinds, options and house rules, and the game's own
+    (``GameSpec.features``)."""
     out = {f"{table.players}p", *(f"move:{m.kind}" for m in moves)}
     out |= {f"house:{h.name}" for h in table.house_rules}
     out |= {f"option:{k}={v}" for k, v in table.options.model_dump(exclude_defaults=True).items()}
-    if game == "paquet_voleur":
-        if any(m.kind == "steal" for m in moves):
-            out.add("P5b steal")
-        if all(m.kind == "trail" for m in moves):
-            out.add("P5c trail only")
-        if len(table.sides) < table.players:
-            out.add("P1 partnership")
-        if not state.stock:
-            out.add("P7 last cards")
-    elif game == "carrousel":
-        from cardcore_plugins.carrousel.state import Build
-
-        builds = [b for b in state.board if type(b) is Build]
-        if builds:
-            out.add("C8 build on the table")
-        if any(b.owner == state.to_act for b in builds):
-            out.add("C8b owner bound")
-        if len({b.value for b in builds}) < len(builds):
-            out.add("C8c two builds of one value")
-        if any(m.kind == "capture" and m.card.rank > 10 for m in moves):
-            out.add("C7 face capture")
-        if any(m.kind == "capture" and len(m.takes) >= 3 for m in moves):
-            out.add("C6 groups")
-        if any(m.kind == "sweep" for m in moves):
-            out.add("C9 broom")
-        if any(m.kind == "trail" for m in moves) and any(m.kind != "trail" for m in moves):
-            out.add("C10 free trail")
-        if any(m.kind == "build" and m.get("value") > 10 for m in moves):
-            out.add("C8 build above 10")
-        if not state.stock:
-            out.add("C11 last hands")
-    elif game == "canasta":
-        out.add(f"phase:{state.phase}")
-        team = state.team_of(state.to_act)
-        if state.discard and any(m.kind == "take_pile" for m in moves):
-            out.add("N9 take")
-        if not state.melds[team]:
-            out.add("N10 not melded")
-        if not state.stock:
-            out.add("N13 stock out")
-        if state.last_red_three:
-            out.add("N13a last red three")
-        if state.asked:
-            out.add(f"N12 asked {state.asked}")
-        if any(m.kind == "meld" and m.get("rank") == "3" for m in moves):
-            out.add("N12c black threes")
-        if state.pile_taker is not None:
-            out.add("N17 partnership")
-        if state.discard and state.phase == "draw":
-            from cardcore_plugins.canasta.rules import frozen_for
-
-            if frozen_for(state, team):
-                out.add("N9a frozen")
-        if any(m.kind == "discard" for m in moves) and len(state.hands[state.to_act]) == 1:
-            out.add("N12 last card")
-    return out
+    return out | table.game.features(table, state, moves)
 
 
 # ---- generating ------------------------------------------------------------------
@@ -140,7 +94,8 @@ def hand_made(registry: Registry, game: str) -> list[dict[str, Any]]:
 def sampled(registry: Registry, game: str, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(f"{seed}/{game}")
     candidates: list[tuple[set[str], Table, Any, str]] = []
-    for ci, (players, options, house_rules) in enumerate(configs(game)):
+    configs = registry.game(game).configurations(list(registry.house_rules.values()))
+    for ci, (players, options, house_rules) in enumerate(configs):
         table = Table.from_names(registry, game, players, options, list(house_rules))
         for bots, deal in ((b, d) for b in BOTS for d in range(DEALS)):
             players_ = make_players(table, BOTS[bots][:players], rng.getrandbits(32))
@@ -170,9 +125,9 @@ def sampled(registry: Registry, game: str, seed: int) -> list[dict[str, Any]]:
     return [entry(table, state, ident, sorted(t)) for t, table, state, ident in chosen]
 
 
-def generate(registry: Registry, seed: int) -> None:
+def generate(registry: Registry, seed: int, only: list[str]) -> None:
     CORPUS.mkdir(parents=True, exist_ok=True)
-    for game in GAMES:
+    for game in only:
         entries = hand_made(registry, game) + sampled(registry, game, seed)
         path = CORPUS / f"{game}.yaml"
         header = (
@@ -206,13 +161,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["generate", "check"])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", action="append", help="only this game (repeatable); default: every game")
     args = ap.parse_args()
     registry = discover()
+    for name in args.game or ():
+        registry.game(name)  # an unknown name is an error naming the installed games
     if args.command == "generate":
-        generate(registry, args.seed)
+        generate(registry, args.seed, args.game or sorted(registry.games))
         return 0
     bad = 0
-    for game in GAMES:
+    for game in args.game or games(registry):
         for item in load(game):
             diff = differences(registry, item)
             if diff:

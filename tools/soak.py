@@ -2,19 +2,21 @@
 included) over every game, player count, option set, house-rule combination
 and bot mix, on every core.
 
-    python tools/soak.py                         # 20,000 deals per game
+    python tools/soak.py                         # every installed game, 20,000 deals each
     python tools/soak.py canasta --deals 10000 --jobs 2
 
-Deals are split evenly over a game's configurations; each configuration runs
-in its own process with its own seed, so a run is reproducible. Prints one
-line per configuration, the totals and, for Canasta, how its deals ended
-(``plugins/canasta/checks.py``). Exit code 1 if any check failed.
+A game's configurations are its ``GameSpec.configurations()`` (its
+``test_configs``, else every example table with and without its house
+rules). Deals are split evenly over them; each configuration runs in its own
+process with its own seed, so a run is reproducible. Prints one line per
+configuration, the totals and, for a game with its own invariants
+(``GameSpec.checks``, e.g. Canasta's ``plugins/canasta/checks.py``), how its
+deals ended. Exit code 1 if any check failed.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -27,51 +29,19 @@ from cardcore.testing import ConformanceError, check_random_playouts
 BOTS = {"random": ["random"] * 4, "greedy": ["greedy"] * 4, "mixed": ["greedy", "random"] * 2}
 
 
-def _subsets(names: list[str]) -> list[tuple[str, ...]]:
-    return [c for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
-
-
 def configs(game: str) -> list[tuple[int, dict[str, Any], tuple[str, ...]]]:
-    """(players, options, house rules) for every combination worth a run."""
-    out: list[tuple[int, dict[str, Any], tuple[str, ...]]] = []
-    if game == "paquet_voleur":
-        hrs = ["paquet_voleur.take_all_of_rank", "paquet_voleur.last_taker_takes_table"]
-        tables = [(2, {}), (3, {}), (4, {}), (4, {"partnerships": True}), (3, {"deals": 3})]
-        out = [(p, o, h) for (p, o) in tables for h in _subsets(hrs)]
-    elif game == "carrousel":
-        hrs = ["carrousel.free_trail", "carrousel.strict_pairs", "carrousel.specials_back"]
-        decks: list[dict[str, Any]] = [{}, {"deck": 55}, {"deck": 55, "without": "broom"}, {"deck": 54}]
-        tables = [(p, d) for p in (2, 3, 4) for d in decks] + [
-            (4, {"partnerships": False}),
-            (2, {"suit": "spades"}),
-            (3, {"target": 30}),
-        ]
-        out = [(p, o, h) for (p, o) in tables for h in [(), *([x] for x in hrs), tuple(hrs)]]
-    elif game == "canasta":
-        out = [
-            (2, {}, ()),
-            (2, {}, ("canasta.hoyle_upcard",)),
-            (3, {}, ()),
-            (3, {}, ("canasta.every_man_for_himself",)),
-            (3, {}, ("canasta.hoyle_upcard",)),
-            (4, {}, ()),
-            (4, {}, ("canasta.hoyle_upcard",)),
-            (4, {}, ("canasta.permission_required",)),
-            (4, {}, ("canasta.hoyle_upcard", "canasta.permission_required")),
-            (4, {"target": 1500}, ()),
-        ]
-    return out
+    """(players, options, house rules) for every combination worth a run: the
+    game's ``GameSpec.configurations()``."""
+    registry = discover()
+    return registry.game(game).configurations(list(registry.house_rules.values()))
 
 
 def run_one(job: tuple[str, int, dict[str, Any], tuple[str, ...], str, int, int]) -> dict[str, Any]:
     game, players, options, house_rules, bots, deals, seed = job
     table = Table.from_names(discover(), game, players, options, list(house_rules))
-    ends = None
+    ends = table.game.checks() if table.game.checks is not None else None
     on_deal = on_move = None
-    if game == "canasta":
-        from cardcore_plugins.canasta.checks import DealEnds
-
-        ends = DealEnds()
+    if ends is not None:
         on_deal, on_move = ends.on_deal, ends.on_move
     start = time.process_time()
     row: dict[str, Any] = {"game": game, "players": players, "options": options, "house_rules": house_rules}
@@ -82,7 +52,7 @@ def run_one(job: tuple[str, int, dict[str, Any], tuple[str, ...], str, int, int]
         )
         row.update(deals=stats.deals, moves=stats.moves, searched=stats.turn_searches, error=None)
     except (ConformanceError, AssertionError) as err:
-        row.update(deals=ends.deals if ends else 0, moves=0, searched=0, error=str(err))
+        row.update(deals=getattr(ends, "deals", 0), moves=0, searched=0, error=str(err))
     row["cpu_seconds"] = round(time.process_time() - start, 2)
     if ends is not None:
         row["ends"] = {k: v for k, v in vars(ends).items() if k != "problems"}
@@ -91,13 +61,13 @@ def run_one(job: tuple[str, int, dict[str, Any], tuple[str, ...], str, int, int]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("games", nargs="*", default=["paquet_voleur", "carrousel", "canasta"])
+    ap.add_argument("games", nargs="*", help="games to soak (default: every installed game)")
     ap.add_argument("--deals", type=int, default=20_000, help="deals per game (default 20000)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     jobs = []
-    for game in args.games:
+    for game in args.games or sorted(discover().games):
         cfgs = [(p, o, h, b) for (p, o, h) in configs(game) for b in BOTS]
         each, extra = divmod(args.deals, len(cfgs))
         for i, (p, o, h, b) in enumerate(cfgs):

@@ -18,6 +18,8 @@ from cardcore.seats import left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.canasta import moves, rules
 from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, VALUES, WILD, is_red_three
+from cardcore_plugins.canasta.checks import DealEnds
+from cardcore_plugins.canasta.features import features
 from cardcore_plugins.canasta.hookspecs import CanastaSpec
 from cardcore_plugins.canasta.scoring import team_breakdown
 from cardcore_plugins.canasta.state import (
@@ -400,4 +402,18 @@ SPEC = GameSpec(
     rules_page=rules_page(__package__),
     hookspecs=(CanastaSpec,),
     take_backs=("withdraw",),
+    test_configs=(
+        (2, {}, ()),
+        (2, {}, ("canasta.hoyle_upcard",)),
+        (3, {}, ()),
+        (3, {}, ("canasta.every_man_for_himself",)),
+        (3, {}, ("canasta.hoyle_upcard",)),
+        (4, {}, ()),
+        (4, {}, ("canasta.hoyle_upcard",)),
+        (4, {}, ("canasta.permission_required",)),
+        (4, {}, ("canasta.hoyle_upcard", "canasta.permission_required")),
+        (4, {"target": 1500}, ()),
+    ),
+    features=features,
+    checks=DealEnds,
 )

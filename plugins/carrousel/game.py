@@ -32,6 +32,7 @@ from cardcore_plugins.carrousel.cards import (
     VALUES,
     deck_spec,
 )
+from cardcore_plugins.carrousel.features import features
 from cardcore_plugins.carrousel.hookspecs import CarrouselSpec
 from cardcore_plugins.carrousel.movegen import generate
 from cardcore_plugins.carrousel.scoring import score_piles
@@ -379,4 +380,25 @@ SPEC = GameSpec(
     rules_page=rules_page(__package__),
     check_table=_check,
     hookspecs=(CarrouselSpec,),
+    test_configs=tuple(
+        (players, options, rules)
+        for players, options in (
+            *(
+                (p, d)
+                for p in (2, 3, 4)
+                for d in ({}, {"deck": 55}, {"deck": 55, "without": "broom"}, {"deck": 54})
+            ),
+            (4, {"partnerships": False}),
+            (2, {"suit": "spades"}),
+            (3, {"target": 30}),
+        )
+        for rules in (
+            (),
+            ("carrousel.free_trail",),
+            ("carrousel.strict_pairs",),
+            ("carrousel.specials_back",),
+            ("carrousel.free_trail", "carrousel.strict_pairs", "carrousel.specials_back"),
+        )
+    ),
+    features=features,
 )

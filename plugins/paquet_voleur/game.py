@@ -18,6 +18,7 @@ from cardcore.moves import tuple_new as _new
 from cardcore.position import PositionReader
 from cardcore.seats import left_of, make_sides, right_of
 from cardcore.table import Table
+from cardcore_plugins.paquet_voleur.features import features
 
 NAME = "paquet_voleur"
 HAND = 4  # P4: four cards each
@@ -319,4 +320,16 @@ SPEC = GameSpec(
     summary="Pair cards by rank, steal opponents' piles; most cards wins.",
     rules_page=rules_page(__package__),
     check_table=_check,
+    example_tables=((2, {}), (4, {"partnerships": True})),
+    test_configs=tuple(
+        (players, options, rules)
+        for players, options in ((2, {}), (3, {}), (4, {}), (4, {"partnerships": True}), (3, {"deals": 3}))
+        for rules in (
+            (),
+            ("paquet_voleur.take_all_of_rank",),
+            ("paquet_voleur.last_taker_takes_table",),
+            ("paquet_voleur.take_all_of_rank", "paquet_voleur.last_taker_takes_table"),
+        )
+    ),
+    features=features,
 )
