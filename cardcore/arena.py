@@ -59,14 +59,10 @@ class _Timed:
         self.needs_observation = inner.needs_observation
         self.clock = clock
         self.name = name
-        if hasattr(inner, "sampler"):
-            self.sampler = None
 
-    def choose(self, observation: Any, moves: Any) -> Any:
-        if hasattr(self.inner, "sampler"):
-            self.inner.sampler = self.sampler
+    def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:
         start = time.process_time()
-        move = self.inner.choose(observation, moves)
+        move = self.inner.choose(observation, moves, decision)
         spent = self.clock.setdefault(self.name, [0.0, 0.0])
         spent[0] += time.process_time() - start
         spent[1] += 1

@@ -411,7 +411,7 @@ def play(
     from cardcore import render
     from cardcore.errors import CardcoreError
     from cardcore.log import GameLog
-    from cardcore.players import QuitGame
+    from cardcore.players import HumanPlayer, QuitGame, Undoable
     from cardcore.plugins import ENV_TRACE
     from cardcore.printer import Printer
     from cardcore.runner import Listener, continue_match, make_players, play_match
@@ -517,14 +517,15 @@ def play(
         log.save()
         return f"saved to {saved[0]}; `cardcore play --resume {saved[0]}` goes on from here"
 
-    def forced(seat: int) -> None:
-        printer.forced_seat = seat
-
-    for p in player_objs:
-        if hasattr(p, "on_save"):
-            p.on_save = save
-            p.on_forced = forced  # type: ignore[attr-defined]
-            p.status = printer.status  # type: ignore[attr-defined]
+    people = [i for i, p in enumerate(player_objs) if isinstance(p, HumanPlayer)]
+    for i in people:
+        person = player_objs[i]
+        assert isinstance(person, HumanPlayer)
+        person.on_save = save
+        person.announce_forced = False  # the printer says it
+        if len(people) == 1:  # undo against bots only: a way back to each of his decisions
+            player_objs[i] = Undoable(person)
+    printer.people = frozenset(i for i in people if not confirm_forced)
     try:
         if resume_match is not None:
             printer.match_start(resume_match, 1)

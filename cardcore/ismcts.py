@@ -1,8 +1,8 @@
 """``ismcts``: information-set Monte Carlo tree search, for every game.
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): each iteration
-imagines the cards the bot cannot see (``Table.sample_state``, handed to it by
-the engine as ``sampler``), walks down one tree of the moves seen so far with
+imagines the cards the bot cannot see (``Decision.sample``, which the engine
+hands it with each decision: ``Table.sample_state``), walks down one tree of the moves seen so far with
 UCT (a move's count of availability standing for the parent's visits), adds
 one move, plays the deal out with the rollout policy, and credits every move
 on the path with the deal's result for the bot's side: its points less the
@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cardcore.decision import Decision
 from cardcore.game import DealState, Observation
 from cardcore.moves import Move
 
@@ -83,15 +84,17 @@ class IsmctsPlayer:
 
                 raise TableError(f"ismcts: prior={prior!r} is no player kind of {table.game.name}")
             self.prior = table.player_kinds[prior](table, seat, random.Random(rng.random()))
-        self.sampler: Callable[[random.Random], DealState] | None = None  # set by the engine
         self.scale = 1.0  # the largest deal result seen: rewards are divided by it
         self.decisions = 0
         self.seconds = 0.0
         self.rejected = 0  # imagined deals dropped as impossible
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
-        if len(moves) == 1 or self.sampler is None:
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        if len(moves) == 1 or decision is None:
             return moves[0]
+        sample = decision.sample  # the deals its seat may imagine
         start = time.perf_counter()
         root = _Node()
         legal = set(moves)
@@ -100,7 +103,7 @@ class IsmctsPlayer:
             hint = self.prior.choose(observation if self.prior.needs_observation else None, tuple(moves))
         done = 0
         while True:
-            self._iterate(root, self.sampler(self.rng), legal, hint)
+            self._iterate(root, sample(self.rng), legal, hint)
             done += 1
             if self.ms:
                 if (time.perf_counter() - start) * 1000 >= self.ms:

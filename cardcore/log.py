@@ -35,10 +35,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from cardcore.decision import Step
 from cardcore.errors import CardcoreError, ReplayMismatch, TableError
-from cardcore.game import DealState
+from cardcore.game import DealState, Observation
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move, find_move
+from cardcore.moves import Move, find_move, move_to_json
 from cardcore.plugins import Registry
 from cardcore.runner import Listener, make_players
 from cardcore.table import Table
@@ -146,8 +147,8 @@ class GameLog(Listener):
             }
         )
 
-    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
-        self.write({"event": "move", "seat": seat, "move": self.table.move_json(move)})
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        self.write({"event": "move", "seat": step.seat, "move": step.public})
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         self.write({"event": "deal_end", **result.to_json(), "scores": list(match.scores)})
@@ -313,6 +314,7 @@ class _Run:
         self.lineno = 1
         self.cut_at = 0
         self.deal_moves = 0
+        self.view: Observation | None = None  # the spectators' view after the last move (for events)
 
     def fail(self, msg: str) -> ReplayMismatch:
         return ReplayMismatch(f"{self.path}:{self.lineno}: {msg}")
@@ -365,6 +367,7 @@ class _Run:
             if ev.get("state") != table.dump_state(dealt):
                 raise self.fail("the dealt cards differ from the log")
             if listener:
+                self.view = table.spectate(dealt) if listener.wants_views else None
                 listener.deal_start(match, dealt)
         elif kind == "move":
             match, state = self.match, self.state
@@ -380,7 +383,7 @@ class _Run:
             summary.moves += 1
             self.deal_moves += 1
             if listener:
-                listener.move(match, state, ev["seat"], move)
+                listener.move(match, state, self.step_of(ev["seat"], move, state))
         elif kind == "deal_end":
             match, state = self.match, self.state
             if match is None or state is None:
@@ -407,6 +410,24 @@ class _Run:
                 listener.match_end(match)
         else:
             raise self.fail(f"unknown event {str(kind)[:40]!r}")
+
+    def step_of(self, seat: int, move: Move, state: DealState) -> Step:
+        """The step record of a replayed move, as the engine makes it (the
+        spectators' view and events when the listener asks for views)."""
+        table, match = self.table, self.match
+        assert match is not None
+        text = table.move_text(move)
+        view = events = None
+        if self.listener is not None and self.listener.wants_views:
+            view = table.spectate(state)
+            events_of = getattr(table.plugin, "events", None)
+            if events_of is not None and self.view is not None:
+                events = tuple(events_of(self.view, view, table.names))
+            self.view = view
+        deal = len(match.deals) + 1
+        return Step(
+            deal, self.deal_moves, seat, move, text, move_to_json(move, text), False, events or (), view
+        )
 
     def conclude(self) -> ReplaySummary:
         """Whether the run is complete, and where and how the log stops."""

@@ -14,11 +14,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class DealResult:
-    """One finished deal: its number, dealer and each side's score."""
+    """One finished deal: its number, dealer and each side's score; ``moves``
+    played in it (by this process: a resumed deal counts those after the resume)."""
 
     number: int
     dealer: int
     sides: tuple[SideScore, ...]
+    moves: int = field(default=0, compare=False)
 
     @property
     def points(self) -> list[int]:
@@ -76,8 +78,9 @@ class Match:
             return state
         return self.table.deal(self, self.rng, self.record)
 
-    def end_deal(self, state: DealState) -> DealResult:
-        """Finish and score ``state``; add to the totals; decide if the match goes on."""
+    def end_deal(self, state: DealState, moves: int = 0) -> DealResult:
+        """Finish and score ``state`` (``moves`` played in it); add to the
+        totals; decide if the match goes on."""
         table = self.table
         table.finish_deal(state)
         sides = tuple(table.score_deal(state))
@@ -88,7 +91,7 @@ class Match:
             raise PluginError(f"{rules_of(table)}: the deal's score is not one whole number per side")
         for i, s in enumerate(sides):
             self.scores[i] += s.points
-        result = DealResult(len(self.deals) + 1, self.dealer, sides)
+        result = DealResult(len(self.deals) + 1, self.dealer, sides, moves)
         self.deals.append(result)
         self.over = table.is_match_over(self)
         if not self.over:

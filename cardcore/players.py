@@ -1,18 +1,23 @@
 """Players: anything that picks one of the legal moves from what its seat sees.
 
 A player never gets the state: only the ``Observation`` of its seat (when it
-asks for one with ``needs_observation``) and the list of legal moves.
+asks for one with ``needs_observation``), the list of legal moves and the
+``Decision`` (``cardcore.decision``): imagined deals, why a move is illegal,
+the match's status, a way back.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
 from cardcore.cards import CardError, parse_card
+from cardcore.decision import Checkpoint, Decision, Rewind
 from cardcore.game import Observation
 from cardcore.moves import Move
 from cardcore.render import card_text, numbered, show_observation, show_text, use_color
@@ -24,19 +29,65 @@ if TYPE_CHECKING:
 class Player(Protocol):
     """Anything that chooses a move from what its seat sees.
 
-    ``choose(observation, moves)`` gets the seat's ``Observation`` (when
-    ``needs_observation``) and a copy of the legal moves. A player that also
-    defines ``witness(event)`` follows the game: the engine calls it with
-    ``{"event": "deal_start", "dealer"}`` and, after every move of any seat,
-    ``{"event": "move", "seat", "move"}`` (the move's public JSON: what every
-    seat saw played; a drawn card is not in it)."""
+    ``choose(observation, moves, decision)`` gets the seat's ``Observation``
+    (when ``needs_observation``, else None), a copy of the legal moves and the
+    ``Decision``: everything else a player may ask of the deal
+    (``decision.sample(rng)`` for a search, ``decision.explain(move)``,
+    ``decision.status()``, ``decision.can_undo``), valid during the call. It
+    returns one of the moves, or raises ``Rewind`` to go back (undo). A player
+    that also defines ``witness(event)`` follows the game: the engine calls it
+    with ``{"event": "deal_start", "dealer"}`` and, after every move of any
+    seat, ``{"event": "move", "seat", "move"}`` (the move's public JSON: what
+    every seat saw played; a drawn card is not in it).
+
+    A player is made by a factory ``(table, seat, rng, **options)``; one whose
+    ``choose`` takes two arguments (the protocol before ``Decision``) still
+    plays, with a deprecation warning (``legacy``)."""
 
     needs_observation: bool
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move: ...
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move: ...
 
 
 PlayerFactory = Callable[["Table", int, random.Random], Player]
+
+
+class _TwoArguments:
+    """A player of the protocol before ``Decision`` (``choose(observation, moves)``)."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.needs_observation = player.needs_observation
+        if hasattr(player, "rng"):
+            self.rng = player.rng
+        if hasattr(player, "witness"):
+            self.witness = player.witness
+
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        move: Move = self.player.choose(observation, moves)
+        return move
+
+
+def legacy(player: Any) -> Any:
+    """``player`` itself, or wrapped if its ``choose`` takes only
+    ``(observation, moves)``: it keeps working, with a one-line deprecation."""
+    try:
+        params = inspect.signature(player.choose).parameters.values()
+    except (AttributeError, TypeError, ValueError):  # no choose to inspect: the engine will say
+        return player
+    if any(p.kind is p.VAR_POSITIONAL for p in params) or len(params) >= 3:
+        return player
+    warnings.warn(
+        f"{type(player).__name__}.choose(observation, moves): take a third argument, the Decision "
+        "(cardcore.decision); the two-argument form is deprecated",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return _TwoArguments(player)
 
 
 class RandomPlayer:
@@ -47,7 +98,9 @@ class RandomPlayer:
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
         return moves[self.rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
 
 
@@ -57,6 +110,39 @@ class QuitGame(Exception):
 
 class UndoRequest(Exception):
     """The human asked to go back to his previous decision (against bots only)."""
+
+
+class Undoable:
+    """A person's seat against bots, with undo: keeps a way back to each of
+    his decisions in the deal (``Decision.checkpoint``) and turns his
+    ``UndoRequest`` into a ``Rewind`` to the one before. The engine's loop
+    knows nothing of undo; ``cardcore play`` wraps the seat when one person
+    plays."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.needs_observation = player.needs_observation
+        self.points: list[Checkpoint] = []
+        if hasattr(player, "rng"):
+            self.rng = player.rng
+
+    def __getattr__(self, name: str) -> Any:  # the person's own settings (confirm_forced …)
+        return getattr(self.__dict__["player"], name)
+
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        assert decision is not None, "the engine hands every decision its context"
+        if self.points and self.points[-1].deal != decision.deal:
+            self.points = []  # a new deal: no way back into the last one
+        self.points.append(decision.checkpoint())
+        decision.can_undo = len(self.points) > 1
+        try:
+            move: Move = self.player.choose(observation, moves, decision)
+        except UndoRequest:
+            self.points.pop()  # this decision
+            raise Rewind(self.points.pop()) from None  # back to his previous one
+        return move
 
 
 class HumanPlayer:
@@ -73,14 +159,14 @@ class HumanPlayer:
         self.seat = seat
         self.specials = {c.name for c in table.deck if c.special}
         self.adviser: Player | None = None
-        self.on_save: Callable[[], str] | None = None  # set by `cardcore play`
-        self.on_forced: Callable[[int], None] | None = None  # idem
-        self.status: Callable[[], str] | None = None  # idem: the match at a glance
+        self.on_save: Callable[[], str] | None = None  # `s`: set by `cardcore play`
+        # a forced move is said here, unless the printer says it (`cardcore play`)
+        self.announce_forced = True
+        self.decision: Decision | None = None  # the decision being made (during ``choose``)
         self.last_hand: list[str] = []
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
         self.by_rank = not getattr(table.plugin, "suits_matter", True)  # Canasta: 9S names any 9
-        self.explain: Callable[[Move], str | None] | None = None  # set by the engine
         self.input: Callable[[str], str] = lambda prompt: click.prompt(
             prompt, prompt_suffix=" > ", default="", show_default=False
         )
@@ -137,18 +223,21 @@ class HumanPlayer:
             self.echo(line)
         if back:
             self.echo("    0. back to every move")
-        if self.status is not None and self.status():
-            line = f"  {self.status()}"
+        status = self.decision.status() if self.decision is not None else ""
+        if status:
+            line = f"  {status}"
             self.echo(click.style(line, bold=True) if use_color() else line)
         self.echo(self.hand_line)
 
-    sampler: Callable[[random.Random], Any] | None = None  # imagined deals, set by the engine
+    def explain(self, move: Move) -> str | None:
+        """The game's reason why ``move`` is not legal now (None: no reason given)."""
+        return self.decision.explain(move) if self.decision is not None else None
 
     def hint(self, observation: Observation, moves: Sequence[Move]) -> str:
         """What the strongest bot would play here, seeing what he sees (``advise``)."""
         if self.adviser is None and "greedy" in self.table.player_kinds:
             self.adviser = self.table.player_kinds["greedy"](self.table, self.seat, random.Random(0))
-        return show_text(advise(self.table, self.seat, observation, moves, self.sampler, self.adviser)[1])
+        return show_text(advise(self.table, self.seat, observation, moves, self.decision, self.adviser)[1])
 
     def parse(self, text: str, moves: Sequence[Move]) -> Move | str:
         """The move ``text`` names, or an error text."""
@@ -206,7 +295,7 @@ class HumanPlayer:
             c = parse_card(words[-1], self.specials) if words else None
         except CardError:
             c = None
-        if c is not None and self.explain is not None:
+        if c is not None:
             kinds = [words[0].lower()] if len(words) > 1 else [m.kind for m in moves if m.card is not None]
             for kind in dict.fromkeys(kinds):
                 reason = self.explain(Move(kind, c))
@@ -216,18 +305,24 @@ class HumanPlayer:
 
     def why_not(self, c: Any, moves: Sequence[Move]) -> str:
         """The rule that keeps ``c`` from being played, as the game explains it."""
-        if self.explain is not None:
-            for kind in dict.fromkeys(m.kind for m in moves if m.card is not None):
-                reason = self.explain(Move(kind, c))
-                if reason:
-                    return str(reason)
+        for kind in dict.fromkeys(m.kind for m in moves if m.card is not None):
+            reason = self.explain(Move(kind, c))
+            if reason:
+                return str(reason)
         return "choose one of the numbered moves"
 
     confirm_forced = False  # True: a single legal move waits for a keystroke too
-    undoable = True  # the engine keeps a way back to each of his decisions (``u``)
-    can_undo_now = False  # set by the engine before each decision
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        self.decision = decision
+        try:
+            return self._choose(observation, moves)
+        finally:
+            self.decision = None  # valid during the call only
+
+    def _choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
         while self.pending:  # the rest of a typed "meld 9 9 9 2": added one by one
             token = self.pending.pop(0)
             for m in moves:
@@ -237,9 +332,7 @@ class HumanPlayer:
             self.pending = []
         assert observation is not None
         if len(moves) == 1 and not self.confirm_forced:
-            if self.on_forced is not None:
-                self.on_forced(self.seat)  # the printer says it is forced
-            else:
+            if self.announce_forced:
                 only = self.table.move_text(moves[0])
                 self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
             return moves[0]
@@ -274,7 +367,7 @@ class HumanPlayer:
                 self.echo(f"  hint: {self.hint(observation, moves)}")
                 continue
             if answer.strip().lower() in {"u", "undo"}:
-                if self.can_undo_now:
+                if self.decision is not None and self.decision.can_undo:
                     raise UndoRequest
                 self.echo("  ! nothing to undo in this deal (undo plays against bots only)")
                 continue
@@ -356,18 +449,17 @@ def advise(
     seat: int,
     observation: Observation,
     moves: Sequence[Move],
-    sampler: Callable[[random.Random], Any] | None,
+    decision: Decision | None,
     fallback: Player | None = None,
 ) -> tuple[Move | None, str, list[tuple[Move, int, float]]]:
     """A hint: the move the strongest bot would play seeing only what ``seat``
     sees, and why in a line. The search bot (``ismcts``, over deals imagined
-    by ``sampler``) gives the points it expects for the moves it tried most;
+    by ``decision.sample``) gives the points it expects for the moves it tried most;
     without it, ``fallback`` (the game's greedy bot) names its move. Also the
     search's estimates: (move, deals tried, mean points) of its top moves."""
-    if "ismcts" in table.player_kinds and sampler is not None:
+    if "ismcts" in table.player_kinds and decision is not None:
         search = table.player_kinds["ismcts"](table, seat, random.Random(0), iterations=300)
-        search.sampler = sampler
-        move = search.choose(observation, moves)
+        move = search.choose(observation, moves, decision)
         rows = search.estimates()[:3]
         said = "; ".join(f"{table.move_text(m)} {points:+.1f} ({n} deals)" for m, n, points in rows)
         return move, f"ismcts would play {table.move_text(move)} — points it expects: {said}", rows

@@ -6,9 +6,9 @@ from typing import Any
 
 import click
 
+from cardcore.decision import Step
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move
 from cardcore.render import show_text, show_value, use_color
 from cardcore.runner import Listener
 from cardcore.table import Table
@@ -47,38 +47,21 @@ class Printer(Listener):
             click.echo(f"First dealer: {self.names[event['dealer']]}")
 
     def deal_start(self, match: Match, state: DealState) -> None:
-        self.view = self.table.spectate(state)
         click.echo(bold(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True))
         obs = self.table.spectate(state)
         for key in ("table",):
             if key in obs.public:
                 click.echo(f"  table: {show_value(obs.public[key])}")
 
-    def status(self) -> str:
-        """The match at a glance: the deal, the score of each side, the goal."""
-        match = self.match
-        if match is None:
-            return ""
-        score = ", ".join(f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores))
-        goal = self.table.goal()
-        return f"deal {len(match.deals) + 1} · score {score}" + (f" · {goal}" if goal else "")
-
-    forced_seat: int | None = None  # a person's forced move, announced as such
-
-    view: Any = None  # the spectator's view after the last move, for events
+    wants_views = True  # each step brings the events its text does not say
+    people: frozenset[int] = frozenset()  # seats of people: their forced moves are said to be forced
     pause_between_deals = False  # a person plays: the deal's result stays on screen until he goes on
 
-    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
-        note = ""
-        if seat == self.forced_seat:
-            note, self.forced_seat = " (the only legal move)", None
-        click.echo(f"  {self.names[seat]}: {show_text(self.table.move_text(move))}{note}")
-        events = getattr(self.table.plugin, "events", None)
-        after = self.table.spectate(state)
-        if events is not None and self.view is not None:
-            for line in events(self.view, after, self.names):
-                click.echo(f"  · {show_text(line)}")
-        self.view = after
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        note = " (the only legal move)" if step.forced and step.seat in self.people else ""
+        click.echo(f"  {self.names[step.seat]}: {show_text(step.text)}{note}")
+        for line in step.events:
+            click.echo(f"  · {show_text(line)}")
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         deal_events = getattr(self.table.plugin, "deal_events", None)
@@ -121,8 +104,8 @@ class StepPrinter(Printer):
             click.echo(f"  hand of {self.names[seat]}: {show_value(list(hand))}")
         self.pause()
 
-    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
-        super().move(match, state, seat, move)
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        super().move(match, state, step)
         self.pause()
 
     def pause(self) -> None:

@@ -3,24 +3,27 @@
     state = match.start_deal()
     while not table.is_deal_over(state):
         moves = table.legal_moves(state)
-        move = players[state.to_act].choose(observation, moves)
+        move = players[state.to_act].choose(observation, moves, decision)
         table.apply(state, move, moves)
+        listeners.move(match, state, Step(...))
     match.end_deal(state)
 
-Listeners see every step (game log, terminal printer, statistics).
+Listeners see every step (game log, terminal printer, browser table, checks):
+one record per move (``cardcore.decision.Step``), made once.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from cardcore.decision import Checkpoint, Decision, Rewind, Step
 from cardcore.errors import PluginError, TableError
-from cardcore.game import DealState
+from cardcore.game import DealState, Observation
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move
-from cardcore.players import Player, UndoRequest
+from cardcore.moves import move_to_json
+from cardcore.players import Player, legacy
 from cardcore.table import Table
 
 MAX_MOVES = 50_000  # per deal: Canasta's longest deals are under a thousand
@@ -33,12 +36,20 @@ def rules_of(table: Table) -> str:
 
 
 class Listener:
-    """Base of the engine's listeners; every method is optional."""
+    """Base of the engine's listeners; every method is optional.
+
+    ``move(match, state, step)`` gets the engine's ``Step`` record of each
+    move (``state`` is after it); a listener that does not override ``move``
+    costs the loop nothing per move. ``wants_views = True`` asks for the
+    spectators' view and the move's events in each step (the printer and the
+    browser table show them)."""
+
+    wants_views: ClassVar[bool] = False
 
     def match_start(self, match: Match, number: int) -> None: ...
     def chance(self, match: Match, event: dict[str, Any]) -> None: ...
     def deal_start(self, match: Match, state: DealState) -> None: ...
-    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None: ...
+    def move(self, match: Match, state: DealState, step: Step) -> None: ...
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None: ...
     def match_end(self, match: Match) -> None: ...
 
@@ -97,7 +108,7 @@ def make_player(table: Table, spec: str, seat: int, rng: random.Random) -> Playe
             if key not in takes:
                 said = ", ".join(sorted(takes)) or "none"
                 raise TableError(f"player kind {kind!r} has no option {key!r} (its options: {said})")
-    player: Player = factory(table, seat, rng, **options)
+    player: Player = legacy(factory(table, seat, rng, **options))
     return player
 
 
@@ -147,7 +158,14 @@ def play_deal(
     going_on: DealState | None = None,
 ) -> tuple[DealState, DealResult, int]:
     """Deal, play and score one deal of ``match``; return the final state, result,
-    move count. ``going_on``: a deal already under way (a resumed game)."""
+    move count. ``going_on``: a deal already under way (a resumed game).
+
+    The one loop every way of playing goes through (the terminal, the browser
+    table, simulations, the arena, replays and the conformance checks): at
+    each decision the seat's player gets its observation (if it asks), a copy
+    of the legal moves and a ``Decision``; the engine checks the move, applies
+    it and hands one ``Step`` to every listener and witness. A player may
+    raise ``Rewind`` (a person's undo) to go back to a checkpoint of this deal."""
     if going_on is None:
         state = match.start_deal()
         _flush_chance(match, listeners)
@@ -155,21 +173,24 @@ def play_deal(
             lst.deal_start(match, state)
     else:
         state = going_on
+    players = [legacy(p) for p in players]  # a player of the two-argument protocol still plays
     # players that follow the game (``witness``) get every move in its public
     # JSON form: what every seat saw played, never a hidden card
     watchers = [p for p in players if hasattr(p, "witness")]
     for w in watchers:
         w.witness({"event": "deal_start", "dealer": match.dealer})
+    readers = [lst for lst in listeners if type(lst).move is not Listener.move]
+    steps = bool(readers or watchers)
+    views = any(lst.wants_views for lst in readers)
+    events_of = getattr(table.plugin, "events", None)
+    view = table.spectate(state) if views else None
+    deal = len(match.deals) + 1
     n = 0
     legal_moves = table.fast_legal_moves
     apply_move = table.fast_apply_move
     is_over = table.fast_is_deal_over
-    # a person (``undoable``) may ask why a move is not legal, and undo against
-    # bots: a snapshot at each of his decisions this deal
-    people = {i for i, p in enumerate(players) if getattr(p, "undoable", False)}
-    searchers = {i for i, p in enumerate(players) if hasattr(p, "sampler")}
-    undoable = len(people) == 1
-    snapshots: list[tuple[DealState, int, list[Any], list[Any]]] = []
+    observe = table.observe
+    decision = Decision(table, match, state, 0, deal, 0, players, listeners, view)
     while not is_over(state):
         seat = state.to_act
         moves = legal_moves(state)
@@ -177,46 +198,53 @@ def play_deal(
             got = repr(moves)[:60]
             raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
         player = players[seat]
-        obs = table.observe(state, seat) if player.needs_observation else None
-        if seat in searchers:
-            # imagined deals: what it cannot see redealt (cardcore_sample_state)
-            player.sampler = lambda rng, state=state, seat=seat: table.sample_state(state, seat, rng)  # type: ignore[attr-defined]
-        if seat in people:
-            # the reason a move is not legal, and nothing else of the state
-            player.explain = lambda move, state=state: table.explain_illegal(state, move)  # type: ignore[attr-defined]
-        if undoable and seat in people:
-            rngs = [p.rng.getstate() if hasattr(p, "rng") else None for p in players]
-            snapshots.append((state.clone(), n, rngs, [lst.checkpoint() for lst in listeners]))
-            player.can_undo_now = len(snapshots) > 1  # type: ignore[attr-defined]
+        obs = observe(state, seat) if player.needs_observation else None
+        decision.seat = seat
+        decision.index = n
         try:
             # the player gets a copy: what it does to it cannot change the legal moves
-            move = player.choose(obs, tuple(moves))
-        except UndoRequest:
-            snapshots.pop()  # this decision
-            state, n, rngs, tokens = snapshots.pop()  # back to his previous one
-            state = state.clone()
-            for p, rng in zip(players, rngs, strict=True):
-                if rng is not None:
-                    p.rng.setstate(rng)  # type: ignore[attr-defined]
-            for lst, token in zip(listeners, tokens, strict=True):
-                lst.rewind(token)
+            move = player.choose(obs, tuple(moves), decision)
+        except Rewind as back:
+            state, n, view = _rewind(back.point, players, listeners)
+            decision = Decision(table, match, state, 0, deal, n, players, listeners, view)
             continue
         if move not in moves:
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
         apply_move(state, move)
         n += 1
-        if watchers:
-            event = {"event": "move", "seat": seat, "move": table.move_json(move)}
-            for w in watchers:
-                w.witness(event)
         if n > MAX_MOVES:
             raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")
-        for lst in listeners:
-            lst.move(match, state, seat, move)
-    result = match.end_deal(state)
+        if steps:
+            text = table.move_text(move)
+            after = table.spectate(state) if views else None
+            said: tuple[str, ...] = ()
+            if after is not None and view is not None and events_of is not None:
+                said = tuple(events_of(view, after, table.names))
+            step = Step(deal, n, seat, move, text, move_to_json(move, text), len(moves) == 1, said, after)
+            view = decision._view = after
+            if watchers:
+                event = step.witnessed()
+                for w in watchers:
+                    w.witness(event)
+            for lst in readers:
+                lst.move(match, state, step)
+    result = match.end_deal(state, n)
     for lst in listeners:
         lst.deal_end(match, state, result)
     return state, result, n
+
+
+def _rewind(
+    point: Checkpoint, players: Sequence[Player], listeners: Sequence[Listener]
+) -> tuple[DealState, int, Observation | None]:
+    """Back to ``point``: its state (a fresh copy), the players' generators, the
+    listeners' tokens; returns the state, the moves made and the view there."""
+    for p, rng in zip(players, point.rngs, strict=True):
+        if rng is not None:
+            p.rng.setstate(rng)  # type: ignore[attr-defined]
+    for lst, token in zip(listeners, point.tokens, strict=True):
+        lst.rewind(token)
+    return point.state.clone(), point.moves, point.view
 
 
 def play_match(

@@ -92,19 +92,6 @@ def _table(
     return table
 
 
-class _DealMoves(Listener):
-    """Counts the moves of each deal."""
-
-    def __init__(self) -> None:
-        self.counts: list[int] = []
-
-    def deal_start(self, match: Any, state: Any) -> None:
-        self.counts.append(0)
-
-    def move(self, match: Any, state: Any, seat: int, move: Any) -> None:
-        self.counts[-1] += 1
-
-
 def play_chunk(spec: SimSpec, first: int, count: int, max_deals: int | None = None) -> ChunkResult:
     """Play matches ``first`` … ``first + count - 1``; ``max_deals`` cuts the
     last one (the parent's replay of the match in which the N-th deal falls)."""
@@ -116,8 +103,7 @@ def play_chunk(spec: SimSpec, first: int, count: int, max_deals: int | None = No
     for k in range(first, first + count):
         seed = match_seed(spec.seed, k)
         players = make_players(table, list(spec.kinds), seed)
-        counter = _DealMoves()
-        listeners: list[Listener] = [counter]
+        listeners: list[Listener] = []
         if spec.check:
             listeners.append(ConservationCheck())
         buffer = None
@@ -126,7 +112,7 @@ def play_chunk(spec: SimSpec, first: int, count: int, max_deals: int | None = No
             listeners.append(GameLog(buffer, table, list(spec.kinds), spec.seed, header=False))
         cut = max_deals if k == first + count - 1 else None
         match, _ = play_match(table, players, seed, listeners, max_deals=cut, number=k + 1)
-        deals = [(tuple(d.points), n) for d, n in zip(match.deals, counter.counts, strict=True)]
+        deals = [(tuple(d.points), d.moves) for d in match.deals]
         winners = match.winners() if match.over else []
         lines = buffer.getvalue().splitlines(keepends=True) if buffer is not None else []
         records.append(MatchRecord(k, deals, match.over, winners, lines))

@@ -332,8 +332,8 @@ def test_players_follow_the_public_history(registry, game, players, options):
     match = t.new_match(4)
 
     class Spy(Listener):
-        def move(self, match, state, seat, move) -> None:
-            data = t.move_json(move)
+        def move(self, match, state, step) -> None:
+            data, seat = step.public, step.seat
             names = Counter(c for key in ("card", "takes", "cards", "onto") for c in _names_of(data.get(key)))
             hidden = Counter(c.name for c in state.stock)
             hidden += Counter(c.name for i, h in enumerate(state.hands) if i != seat for c in h)

@@ -5,18 +5,21 @@ its options from the kind spec."""
 from __future__ import annotations
 
 import pytest
-from conftest import cli_json, run_cli
+from conftest import GAMES, cli_json, largest_table, run_cli, smallest_table
+
+# every installed game, with its fewest and its most players
+SEARCHED = sorted({(g, t[0]) for g in GAMES for t in (smallest_table(g), largest_table(g))})
 
 
-@pytest.mark.parametrize(
-    "game,players,deals",
-    [("paquet_voleur", 2, 2), ("carrousel", 2, 2), ("carrousel", 4, 1), ("canasta", 2, 1), ("canasta", 4, 1)],
-)
-def test_ismcts_plays_and_is_deterministic(game, players, deals):
-    iterations = "3" if game == "canasta" else "20"
+@pytest.mark.parametrize("game,players", SEARCHED)
+def test_ismcts_plays_and_is_deterministic(game, players):
+    # Canasta's search, and any with more players, is slow: fewer iterations
+    iterations, deals = ("3", 1) if game == "canasta" or players > 2 else ("20", 2)
+    options = dict(largest_table(game)[1] if players == largest_table(game)[0] else smallest_table(game)[1])
     args = (
         "simulate", game, "--players", str(players), "--deals", str(deals), "--seed", "3", "--json",
         "--seat", f"0=ismcts:iterations={iterations}", "--bot", "greedy",
+        *(a for k, v in options.items() for a in ("--option", f"{k}={str(v).lower()}")),
         *(("--seat", f"2=ismcts:iterations={iterations}") if players == 4 else ()),
     )  # fmt: skip
     a, b = cli_json(*args), cli_json(*args)
@@ -45,27 +48,28 @@ def test_ismcts_beats_random_in_carrousel():
     assert data["points_total"][0] > data["points_total"][1]
 
 
-@pytest.mark.parametrize("game", ["carrousel", "canasta", "paquet_voleur"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_prior_is_tried_first_and_wins_ties(registry, game):
     """With one iteration, ``prior=greedy`` plays greedy's move: it is the
     root's first child and the only one tried."""
     import random
 
+    from cardcore.decision import Decision
     from cardcore.ismcts import IsmctsPlayer
     from cardcore.table import Table
 
-    table = Table.from_names(registry, game, 2)
+    table = Table.from_names(registry, game, *smallest_table(game))
     state = table.new_match(4).start_deal()
     seat = state.to_act
     for _ in range(6):  # a few positions of the deal
         moves = tuple(table.legal_moves(state))
         rng = random.Random(9)
         bot = IsmctsPlayer(table, seat, rng, iterations=1, prior="greedy")
-        bot.sampler = lambda r, state=state: table.sample_state(state, seat, r)
+        decision = Decision(table, table.new_match(4), state, seat, 1, 0)
         same = table.player_kinds["greedy"](table, seat, random.Random(random.Random(9).random()))
         observation = table.observe(state, seat)
         expected = same.choose(observation if same.needs_observation else None, moves)
-        assert bot.choose(observation, moves) == expected
+        assert bot.choose(observation, moves, decision) == expected
         while not table.is_deal_over(state):
             state = table.apply(state, table.legal_moves(state)[0])
             if state.to_act == seat:
@@ -79,6 +83,7 @@ def test_confidence_keeps_the_prior_s_move_unless_the_search_is_sure(registry):
     none the search's most tried move stands (the two differ somewhere)."""
     import random
 
+    from cardcore.decision import Decision
     from cardcore.ismcts import IsmctsPlayer
     from cardcore.table import Table
 
@@ -98,8 +103,8 @@ def test_confidence_keeps_the_prior_s_move_unless_the_search_is_sure(registry):
                     bot = IsmctsPlayer(
                         table, seat, random.Random(3), iterations=60, prior="greedy", confidence=confidence
                     )
-                    bot.sampler = lambda r, state=state, seat=seat: table.sample_state(state, seat, r)
-                    picks.append(bot.choose(observation, moves))
+                    decision = Decision(table, match, state, seat, 1, 0)
+                    picks.append(bot.choose(observation, moves, decision))
                 assert picks[1] == greedy
                 differed += picks[0] != greedy
                 kept += 1

@@ -152,7 +152,7 @@ def test_a_private_log_shows_nothing_of_the_match_while_it_is_played(registry):
     seen_during: list[str] = []
 
     class Peek(Listener):
-        def move(self, match, state, seat, move) -> None:
+        def move(self, match, state, step) -> None:
             seen_during.append(buffer.getvalue())
 
     players = make_players(t, ["random", "random"], 7)

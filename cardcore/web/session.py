@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from cardcore.decision import Decision, Step
 from cardcore.game import DealState, Observation
 from cardcore.log import GameLog
 from cardcore.match import DealResult, Match
@@ -67,15 +68,16 @@ class WebPlayer:
     """A person's seat: waits for his move (``TableSession.submit``)."""
 
     needs_observation = True  # for a hint, which sees what he sees
-    sampler: Callable[[random.Random], Any] | None = None  # set by the engine: the deals he may imagine
 
     def __init__(self, session: TableSession, seat: int) -> None:
         self.session = session
         self.seat = seat
         self.adviser: Any = None
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
-        return self.session._wait_for_move(self, observation, moves)
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        return self.session._wait_for_move(self, observation, moves, decision)
 
 
 _STOP = object()
@@ -234,7 +236,11 @@ class TableSession:
             self._publish()
 
     def _wait_for_move(
-        self, player: WebPlayer, observation: Observation | None, moves: Sequence[Move]
+        self,
+        player: WebPlayer,
+        observation: Observation | None,
+        moves: Sequence[Move],
+        context: Decision | None = None,
     ) -> Move:
         seat = player.seat
         listed = tuple(moves)
@@ -253,13 +259,18 @@ class TableSession:
             if got is _STOP:
                 raise QuitGame
             if got is _HINT and observation is not None:
-                self._advise(player, decision, observation, listed)
+                self._advise(player, decision, observation, listed, context)
                 continue
             move: Move = got
             return move
 
     def _advise(
-        self, player: WebPlayer, decision: int, observation: Observation, moves: tuple[Move, ...]
+        self,
+        player: WebPlayer,
+        decision: int,
+        observation: Observation,
+        moves: tuple[Move, ...],
+        context: Decision | None,
     ) -> None:
         """The game thread: a hint for ``player``'s decision, from the strongest
         bot seeing what he sees (``players.advise``)."""
@@ -267,7 +278,7 @@ class TableSession:
 
         if player.adviser is None and "greedy" in self.table.player_kinds:
             player.adviser = self.table.player_kinds["greedy"](self.table, player.seat, random.Random(0))
-        move, _, rows = advise(self.table, player.seat, observation, moves, player.sampler, player.adviser)
+        move, _, rows = advise(self.table, player.seat, observation, moves, context, player.adviser)
         who = "ismcts" if rows or "ismcts" in self.table.player_kinds else "the greedy bot"
         with self._cond:
             self._hints[player.seat] = {
@@ -447,9 +458,10 @@ class _Watcher(Listener):
     """The session's listener in the game thread: what happened, in words
     (public: the move texts and the game's events), and the views at each step."""
 
+    wants_views = True  # each step brings the move's events (the game's, from the spectators' views)
+
     def __init__(self, session: TableSession) -> None:
         self.s = session
-        self.view: Observation | None = None  # the spectators' view after the last move, for events
 
     def match_start(self, match: Match, number: int) -> None:
         s = self.s
@@ -469,21 +481,16 @@ class _Watcher(Listener):
             if s._deal == 1 and s._match_number > 1:
                 s._say(f"Match {s._match_number}", kind="match")
             s._say(f"Deal {s._deal}: {s.table.names[match.dealer]} deals", kind="deal")
-        self.view = s.table.spectate(state)
         s._refresh(state)
 
-    def move(self, match: Match, state: DealState, seat: int, move: Move) -> None:
+    def move(self, match: Match, state: DealState, step: Step) -> None:
         s, table = self.s, self.s.table
         if s._stopping:  # a table of bots only stops here: no person's decision to wait at
             raise QuitGame
-        after = table.spectate(state)
         with s._cond:
-            s._say(f"{table.names[seat]}: {table.move_text(move)}", seat)
-            events = getattr(table.plugin, "events", None)
-            if events is not None and self.view is not None:
-                for line in events(self.view, after, table.names):
-                    s._say(line, kind="event")
-        self.view = after
+            s._say(f"{table.names[step.seat]}: {step.text}", step.seat)
+            for line in step.events:
+                s._say(line, kind="event")
         s._refresh(state)
         if s.bot_delay and state.to_act not in s.people and not table.is_deal_over(state):
             time.sleep(s.bot_delay)  # bots never wait, but a person (or a spectator) can follow them

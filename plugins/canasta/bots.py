@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardcore.cards import Card
+from cardcore.decision import Decision
 from cardcore.game import Observation
 from cardcore.moves import Move
 from cardcore_plugins.canasta.cards import VALUES, WILD, is_black_three
@@ -77,7 +78,9 @@ class GreedyPlayer:
             return 5
         return 1
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
         hand = observation.hand if observation else ()
         self.pile_size = 0
         self.opponent_ranks = set()

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardcore.cards import Card
+from cardcore.decision import Decision
 from cardcore.game import Observation
 from cardcore.moves import Move
 from cardcore_plugins.carrousel.cards import BROOM_CARD, VALUES
@@ -54,7 +55,9 @@ class GreedyPlayer:
         # trail: what it gives away, and the high cards it spends
         return -worth[card] - keep - (5.0 if card is BROOM_CARD else 0.0)
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
         best = moves[0]
         best_value = self.value(best)
         for m in moves[1:]:

@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cardcore.decision import Decision
 from cardcore.game import Observation
 from cardcore.moves import Move
 
@@ -21,7 +22,9 @@ class GreedyPlayer:
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         pass
 
-    def choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
         best = moves[0]
         most = len(best.takes)
         for m in moves:

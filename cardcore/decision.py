@@ -1,0 +1,158 @@
+"""What the engine hands out at each move: the decision context a player
+chooses with, and the step record every listener gets once the move is made.
+
+A player's ``choose(observation, moves, decision)`` gets, besides its seat's
+``Observation`` and a copy of the legal moves, a ``Decision``: the only
+channel through which it may ask anything more of the deal (imagined deals
+for a search, why a move is illegal, the match's status, a way back for
+undo), each answer honest for its seat. After the move the engine makes one
+frozen ``Step`` (seat, move, its text and public JSON, the events it caused)
+and gives the same record to the log, the printer, the browser table, the
+witnesses and the checks: none of them computes it again.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cardcore.game import DealState, Observation
+from cardcore.moves import Move
+
+if TYPE_CHECKING:
+    from cardcore.match import Match
+    from cardcore.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move, as every seat saw it played: made once by the engine after
+    the move is applied.
+
+    ``deal`` (from 1) and ``index`` (from 1, within the deal) place it;
+    ``seat`` played ``move``; ``text`` is the game's text for it
+    (``cardcore_move_text``) and ``public`` its public JSON (``kind``,
+    ``card``, ``text``, ``takes`` and the game's fields: what a log line and a
+    witness get; it names no card hidden from the other seats); ``forced``:
+    it was the only legal move. ``events`` are what it did that its text does
+    not say (``GamePlugin.events`` on the spectators' views before and after),
+    and ``view`` the spectators' view after it: both only when a listener asks
+    for views (``Listener.wants_views``), else ``()`` and None.
+    """
+
+    deal: int
+    index: int
+    seat: int
+    move: Move
+    text: str
+    public: dict[str, Any]
+    forced: bool = False
+    events: tuple[str, ...] = ()
+    view: Observation | None = None
+
+    def witnessed(self) -> dict[str, Any]:
+        """What a player's ``witness(event)`` gets: ``{"event": "move", "seat", "move"}``."""
+        return {"event": "move", "seat": self.seat, "move": self.public}
+
+
+class Rewind(Exception):
+    """Raised from ``choose`` to take the game back to a ``Checkpoint`` of
+    this deal (a person's undo): the engine restores the state, the players'
+    random generators and the listeners (``Listener.rewind``) and asks again."""
+
+    def __init__(self, point: Checkpoint) -> None:
+        super().__init__("rewind")
+        self.point = point
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A way back to one decision of a deal (``Decision.checkpoint``): the
+    state, the moves made so far, each player's RNG and each listener's token."""
+
+    deal: int
+    state: DealState
+    moves: int
+    rngs: tuple[Any, ...]
+    tokens: tuple[Any, ...]
+    view: Observation | None
+
+
+class Decision:
+    """What a player may use at one decision besides its observation and the
+    legal moves (the third argument of ``choose``).
+
+    ``seat`` decides now; ``deal`` (from 1) and ``index`` (the moves made in
+    the deal so far) say when. ``sample(rng)`` imagines the deal as the seat
+    may (``Table.sample_state``: what it cannot see redealt), for a search;
+    ``explain(move)`` says which rule keeps ``move`` from being legal, and
+    nothing else of the deal; ``status()`` is the match at a glance;
+    ``can_undo`` says whether a way back exists (a person's seat wrapper sets
+    it); ``checkpoint()`` makes one, for ``Rewind``.
+    """
+
+    __slots__ = (
+        "_listeners",
+        "_players",
+        "_state",
+        "_view",
+        "can_undo",
+        "deal",
+        "index",
+        "match",
+        "seat",
+        "table",
+    )
+
+    def __init__(
+        self,
+        table: Table,
+        match: Match,
+        state: DealState,
+        seat: int,
+        deal: int,
+        index: int,
+        players: Any = (),
+        listeners: Any = (),
+        view: Observation | None = None,
+    ) -> None:
+        self.table = table
+        self.match = match
+        self._state = state
+        self.seat = seat
+        self.deal = deal
+        self.index = index
+        self._players = players
+        self._listeners = listeners
+        self._view = view
+        self.can_undo = False
+
+    def sample(self, rng: random.Random) -> DealState:
+        """The deal as this seat may imagine it: what it cannot see redealt."""
+        return self.table.sample_state(self._state, self.seat, rng)
+
+    def explain(self, move: Move) -> str | None:
+        """Why ``move`` is not legal here (the game's reason), or None."""
+        return self.table.explain_illegal(self._state, move)
+
+    def status(self) -> str:
+        """The match at a glance: the deal, each side's score, what wins."""
+        return match_status(self.match, self.deal)
+
+    def checkpoint(self) -> Checkpoint:
+        """A way back to this decision (costs a copy of the state)."""
+        rngs = tuple(p.rng.getstate() if hasattr(p, "rng") else None for p in self._players)
+        tokens = tuple(lst.checkpoint() for lst in self._listeners)
+        return Checkpoint(self.deal, self._state.clone(), self.index, rngs, tokens, self._view)
+
+
+def match_status(match: Match, deal: int | None = None) -> str:
+    """``deal 2 · score Ana & Bo 40, Cy & Di 25 · first to 120``."""
+    table = match.table
+    names = table.names
+    side = [" & ".join(names[s] for s in seats) for seats in table.sides]
+    score = ", ".join(f"{side[i]} {p}" for i, p in enumerate(match.scores))
+    goal = table.goal()
+    number = deal if deal is not None else len(match.deals) + 1
+    return f"deal {number} · score {score}" + (f" · {goal}" if goal else "")
