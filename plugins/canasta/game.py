@@ -1,4 +1,4 @@
-"""Canasta's rules (RULINGS.md N1–N18) as a table plugin."""
+"""Canasta's rules (rulings N1–N18 and later ones, listed in docs/canasta.md) as a table plugin."""
 
 from __future__ import annotations
 

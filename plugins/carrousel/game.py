@@ -1,4 +1,4 @@
-"""Carrousel's rules (RULINGS.md C1–C13) as a table plugin."""
+"""Carrousel's rules (rulings C1–C13 and later ones, listed in docs/carrousel.md) as a table plugin."""
 
 from __future__ import annotations
 

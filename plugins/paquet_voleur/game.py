@@ -1,4 +1,4 @@
-"""Paquet voleur's rules (RULINGS.md P1–P8) as a table plugin."""
+"""Paquet voleur's rules (rulings P1–P8 and later ones, listed in docs/paquet_voleur.md) as a table plugin."""
 
 from __future__ import annotations
 
