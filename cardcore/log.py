@@ -31,17 +31,17 @@ import contextlib
 import io
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from cardcore.decision import Step
+from cardcore.decision import Decision, Step
 from cardcore.errors import CardcoreError, ReplayMismatch, TableError
 from cardcore.game import DealState, Observation
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move, find_move, move_to_json
+from cardcore.moves import Move, find_move
 from cardcore.plugins import Registry
-from cardcore.runner import Listener, make_players
+from cardcore.runner import Listener, make_players, play_deal
 from cardcore.table import Table
 
 FORMAT = "cardcore-log/1"
@@ -283,151 +283,217 @@ def _replay(
             make_players(table, list(kinds), head.get("seed"))
         except TableError as err:
             raise ReplayMismatch(f"{path}:{lineno}: the seats the log names: {err}") from None
-    run = _Run(path, table, head, listener)
-    try:
-        for lineno, ev in lines:
-            where[0] = run.lineno = lineno
-            run.step(ev)
-    except CutLine as cut:
-        run.cut_at = cut.lineno
-    run.check_chance(at_end=True)
+    run = _Run(path, table, head, _Lines(lines, where))
+    listeners: list[Listener] = [_Check(run), *([listener] if listener else [])]
+    run.play([_Logged(run) for _ in range(table.players)], listeners)
     if end is not None:
         end.extend([table, run.match, run.state])
     return run.conclude()
 
 
-class _Run:
-    """A replay in progress: the match and deal being replayed."""
+class _End(Exception):  # not an error: the log has no more lines
+    """The log has no more (complete) lines: the replay stops where it is."""
 
-    def __init__(self, path: Path, table: Table, head: dict[str, Any], listener: Listener | None) -> None:
+
+class _Lines:
+    """The log's lines after the header, with one line of look-ahead;
+    ``lineno`` is the line last read (``where[0]`` too, for the error of a
+    malformed line), ``cut_at`` the line cut while written, if any."""
+
+    def __init__(self, lines: Iterator[tuple[int, dict[str, Any]]], where: list[int]) -> None:
+        self.lines = lines
+        self.where = where
+        self.ahead: dict[str, Any] | None = None
+        self.lineno = 1
+        self.cut_at = 0
+
+    def peek(self) -> dict[str, Any] | None:
+        if self.ahead is None and not self.cut_at:
+            try:
+                self.lineno, self.ahead = next(self.lines)
+                self.where[0] = self.lineno
+            except StopIteration:
+                pass
+            except CutLine as cut:
+                self.cut_at = cut.lineno
+        return self.ahead
+
+    def take(self, kind: str | None = None) -> dict[str, Any]:
+        """The next line (``_End`` when there is none)."""
+        ev = self.peek()
+        if ev is None:
+            raise _End
+        self.ahead = None
+        return ev
+
+
+class _Logged:
+    """Every seat's player in a replay: plays the logged moves, in order."""
+
+    needs_observation = False
+
+    def __init__(self, run: _Run) -> None:
+        self.run = run
+
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        run = self.run
+        ev = run.lines.take()
+        kind = ev.get("event")
+        if kind != "move":
+            raise run.fail(
+                "the log ends the deal; in the replay it goes on"
+                if kind == "deal_end"
+                else f"the log has a {str(kind)[:40]!r} line; in the replay the deal goes on"
+            )
+        seat = decision.seat if decision is not None else None
+        if ev.get("seat") != seat:
+            raise run.fail(f"seat {ev.get('seat')} moves; the replay has seat {seat} to act")
+        move = find_move(moves, ev.get("move") or {})
+        if move is None:
+            text = (ev.get("move") or {}).get("text", ev.get("move"))
+            raise run.fail(f"logged move {str(text)[:80]!r} is not legal in the replay")
+        run.logged_move = ev["move"]
+        return move
+
+
+class _Check(Listener):
+    """The replay's first listener: each step of the loop against the log's line."""
+
+    def __init__(self, run: _Run) -> None:
+        self.run = run
+
+    def chance(self, match: Match, event: dict[str, Any]) -> None:
+        run = self.run
+        if run.lines.peek() is None:
+            raise _End  # the log stops after the chance steps of a deal it does not start
+        ev = run.lines.take()
+        if ev != event:
+            raise run.fail(f"chance steps differ: log {[ev]}, replay {[event]}")
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        run = self.run
+        ev = run.lines.take()
+        if ev.get("event") != "deal_start":
+            raise run.fail(f"chance steps differ: log {[ev]}, replay []")
+        if ev.get("dealer") != match.dealer:
+            raise run.fail(f"dealer differs: log {ev.get('dealer')}, replay {match.dealer}")
+        if ev.get("state") != run.table.dump_state(state):
+            raise run.fail("the dealt cards differ from the log")
+        run.state = state
+        run.deal_moves = 0
+
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        run = self.run
+        run.summary.moves += 1
+        run.deal_moves += 1
+        logged = run.logged_move
+        if step.public != logged:
+            differ = next((k for k in {**logged, **step.public} if logged.get(k) != step.public.get(k)), "?")
+            raise run.fail(
+                f"the move's {differ!r} differs: log {str(logged.get(differ))[:60]!r}, "
+                f"replay {str(step.public.get(differ))[:60]!r}"
+            )
+        if run.table.is_deal_over(state) and run.lines.peek() is None:
+            raise _End  # the log stops after the deal's last move: nothing scored yet
+
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        run = self.run
+        ev = run.lines.take()
+        if ev.get("event") != "deal_end":
+            raise run.fail("the replay ends the deal; the log goes on")
+        run.summary.deals += 1
+        got = {**result.to_json(), "scores": list(match.scores)}
+        want = {k: v for k, v in ev.items() if k != "event"}
+        if got != want:
+            raise run.fail(f"deal result differs: log {want.get('points')}, replay {got['points']}")
+        run.state = None
+
+
+class _Run:
+    """A replay in progress: the log's lines, driven through the engine's loop
+    (``runner.play_deal``) with ``_Logged`` players and the ``_Check`` listener."""
+
+    def __init__(self, path: Path, table: Table, head: dict[str, Any], lines: _Lines) -> None:
         self.path = path
         self.table = table
         self.head = head
-        self.listener = listener
+        self.lines = lines
         self.seeding = head.get("seeding")  # None in logs made before it was recorded
         self.plan = head.get("plan") or {}
         self.summary = ReplaySummary()
         self.match: Match | None = None
-        self.state: DealState | None = None
-        self.logged: list[dict[str, Any]] = []  # chance steps read since the last check
-        self.produced: list[dict[str, Any]] = []  # chance steps the replay made since then
-        self.lineno = 1
-        self.cut_at = 0
+        self.state: DealState | None = None  # the deal being replayed
         self.deal_moves = 0
-        self.view: Observation | None = None  # the spectators' view after the last move (for events)
+        self.logged_move: dict[str, Any] = {}
+
+    @property
+    def lineno(self) -> int:
+        return self.lines.lineno
+
+    @property
+    def cut_at(self) -> int:
+        return self.lines.cut_at
 
     def fail(self, msg: str) -> ReplayMismatch:
         return ReplayMismatch(f"{self.path}:{self.lineno}: {msg}")
 
-    def check_chance(self, at_end: bool = False) -> None:
-        self.produced.extend(self.match.take_events() if self.match else [])
-        if at_end and self.logged[: len(self.produced)] == self.produced:
-            return  # the log stops after the chance steps of a deal it does not start
-        if self.produced != self.logged:
-            raise self.fail(f"chance steps differ: log {self.logged}, replay {self.produced}")
-        self.produced.clear()
-        self.logged.clear()
+    def play(self, players: list[_Logged], listeners: list[Listener]) -> None:
+        """Every line, in order: matches started and ended here, deals by the loop."""
+        lines = self.lines
+        try:
+            while (ev := lines.peek()) is not None:
+                kind = ev.get("event")
+                if kind == "match_start":
+                    self.match_start(lines.take(), listeners)
+                elif kind in ("chance", "deal_start"):
+                    if self.match is None:
+                        raise self.fail(
+                            "chance step before any match" if kind == "chance" else "deal before any match"
+                        )
+                    if kind == "deal_start" and ev.get("given"):  # a position played from a file, not dealt
+                        self.match.next_deal = self.table.load_state(ev.get("state") or {})
+                    play_deal(self.table, self.match, players, listeners)
+                elif kind == "match_end":
+                    self.match_end(lines.take(), listeners)
+                elif kind in ("move", "deal_end"):
+                    raise self.fail("move outside a deal" if kind == "move" else "deal end outside a deal")
+                else:
+                    raise self.fail(f"unknown event {str(kind)[:40]!r}")
+        except _End:
+            pass
 
-    def step(self, ev: dict[str, Any]) -> None:
-        table, summary, listener = self.table, self.summary, self.listener
-        kind = ev["event"]
-        if kind == "match_start":
-            self.check_chance()
-            if self.match is not None and not self.match.over and self.plan.get("deals") is None:
-                raise self.fail("a match starts before the previous one ended")
-            seed = ev.get("seed")
-            number = ev.get("match", summary.matches + 1)
-            if self.seeding == "simulate" and isinstance(number, int):
-                from cardcore.simulate import match_seed
+    def match_start(self, ev: dict[str, Any], listeners: list[Listener]) -> None:
+        summary = self.summary
+        if self.match is not None and not self.match.over and self.plan.get("deals") is None:
+            raise self.fail("a match starts before the previous one ended")
+        seed = ev.get("seed")
+        number = ev.get("match", summary.matches + 1)
+        if self.seeding == "simulate" and isinstance(number, int):
+            from cardcore.simulate import match_seed
 
-                if seed != match_seed(self.head.get("seed"), number - 1):  # type: ignore[arg-type]
-                    raise self.fail(f"match {number}'s seed is not the one the header's seed gives")
-            elif self.seeding == "play" and summary.matches == 0 and seed != self.head.get("seed"):
-                raise self.fail("the match's seed is not the header's")
-            self.match = table.new_match(seed)
-            summary.matches += 1
-            if listener:
-                listener.match_start(self.match, number)
-        elif kind == "chance":
-            if self.match is None:
-                raise self.fail("chance step before any match")
-            self.logged.append(ev)
-        elif kind == "deal_start":
-            match = self.match
-            if match is None:
-                raise self.fail("deal before any match")
-            if ev.get("given"):  # a position played from a file, not dealt from the seed
-                match.next_deal = table.load_state(ev.get("state") or {})
-            dealt = match.start_deal()
-            self.state = dealt
-            self.deal_moves = 0
-            self.check_chance()
-            if ev.get("dealer") != match.dealer:
-                raise self.fail(f"dealer differs: log {ev.get('dealer')}, replay {match.dealer}")
-            if ev.get("state") != table.dump_state(dealt):
-                raise self.fail("the dealt cards differ from the log")
-            if listener:
-                self.view = table.spectate(dealt) if listener.wants_views else None
-                listener.deal_start(match, dealt)
-        elif kind == "move":
-            match, state = self.match, self.state
-            if match is None or state is None:
-                raise self.fail("move outside a deal")
-            if ev.get("seat") != state.to_act:
-                raise self.fail(f"seat {ev.get('seat')} moves; the replay has seat {state.to_act} to act")
-            move = find_move(table.legal_moves(state), ev.get("move") or {})
-            if move is None:
-                text = (ev.get("move") or {}).get("text", ev.get("move"))
-                raise self.fail(f"logged move {str(text)[:80]!r} is not legal in the replay")
-            table.fast_apply_move(state, move)
-            summary.moves += 1
-            self.deal_moves += 1
-            if listener:
-                listener.move(match, state, self.step_of(ev["seat"], move, state))
-        elif kind == "deal_end":
-            match, state = self.match, self.state
-            if match is None or state is None:
-                raise self.fail("deal end outside a deal")
-            if not table.is_deal_over(state):
-                raise self.fail("the log ends the deal; in the replay it goes on")
-            result = match.end_deal(state)
-            summary.deals += 1
-            got = {**result.to_json(), "scores": list(match.scores)}
-            want = {k: v for k, v in ev.items() if k != "event"}
-            if got != want:
-                raise self.fail(f"deal result differs: log {want.get('points')}, replay {got['points']}")
-            if listener:
-                listener.deal_end(match, state, result)
-            self.state = None
-        elif kind == "match_end":
-            match = self.match
-            if match is None or not match.over or self.state is not None:
-                raise self.fail("the log ends the match; in the replay it goes on")
-            if ev.get("winners") != match.winners() or ev.get("scores") != match.scores:
-                raise self.fail("match result differs from the log")
-            summary.matches_ended += 1
-            if listener:
-                listener.match_end(match)
-        else:
-            raise self.fail(f"unknown event {str(kind)[:40]!r}")
+            if seed != match_seed(self.head.get("seed"), number - 1):  # type: ignore[arg-type]
+                raise self.fail(f"match {number}'s seed is not the one the header's seed gives")
+        elif self.seeding == "play" and summary.matches == 0 and seed != self.head.get("seed"):
+            raise self.fail("the match's seed is not the header's")
+        self.match = match = self.table.new_match(seed)
+        summary.matches += 1
+        for lst in listeners:
+            lst.match_start(match, number)
+        for event in match.take_events():  # the first dealer's draw
+            for lst in listeners:
+                lst.chance(match, event)
 
-    def step_of(self, seat: int, move: Move, state: DealState) -> Step:
-        """The step record of a replayed move, as the engine makes it (the
-        spectators' view and events when the listener asks for views)."""
-        table, match = self.table, self.match
-        assert match is not None
-        text = table.move_text(move)
-        view = events = None
-        if self.listener is not None and self.listener.wants_views:
-            view = table.spectate(state)
-            events_of = getattr(table.plugin, "events", None)
-            if events_of is not None and self.view is not None:
-                events = tuple(events_of(self.view, view, table.names))
-            self.view = view
-        deal = len(match.deals) + 1
-        return Step(
-            deal, self.deal_moves, seat, move, text, move_to_json(move, text), False, events or (), view
-        )
+    def match_end(self, ev: dict[str, Any], listeners: list[Listener]) -> None:
+        match = self.match
+        if match is None or not match.over or self.state is not None:
+            raise self.fail("the log ends the match; in the replay it goes on")
+        if ev.get("winners") != match.winners() or ev.get("scores") != match.scores:
+            raise self.fail("match result differs from the log")
+        self.summary.matches_ended += 1
+        for lst in listeners:
+            lst.match_end(match)
 
     def conclude(self) -> ReplaySummary:
         """Whether the run is complete, and where and how the log stops."""

@@ -159,3 +159,21 @@ def test_a_private_log_shows_nothing_of_the_match_while_it_is_played(registry):
     play_match(t, players, 7, [log, Peek()])
     assert all(text.count("\n") == 1 for text in seen_during)  # the header line only
     assert '"event":"match_end"' in buffer.getvalue()
+
+
+def test_an_edited_move_text_is_caught(tmp_path):
+    """``replay --check`` compares every field of a move line, its text included,
+    and names the field that differs."""
+    log = tmp_path / "g.jsonl"
+    code, _ = run_cli(
+        "simulate", "carrousel", "--players", "2", "--deals", "1", "--seed", "3", "--log", str(log)
+    )
+    assert code == 0
+    lines = log.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if '"event":"move"' in line)
+    data = json.loads(lines[at])
+    data["move"]["text"] = data["move"]["text"] + " !"
+    lines[at] = json.dumps(data, separators=(",", ":")) + "\n"
+    log.write_text("".join(lines))
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 2 and f":{at + 1}: the move's 'text' differs" in out
