@@ -8,9 +8,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypeVar
 
 from cardcore.cards import Card
 from cardcore.hookspecs import hookimpl
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from cardcore.table import Table
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
+StateT = TypeVar("StateT", bound="DealState", default="DealState")
 
 
 class PositionError(ValueError):
@@ -116,12 +118,14 @@ class HouseRuleSpec:
     players: tuple[int, ...] = ()  # the player counts it is for (empty: any)
 
 
-class GamePlugin(Generic[OptionsT]):
+class GamePlugin(Generic[OptionsT, StateT]):
     """Base of a game's table plugin (``GameSpec.plugin``): what every game
     repeats, so that a game's class holds its rules only.
 
     ``self.table`` is the table, ``self.options`` its validated options (the
-    game's pydantic model, ``OptionsT``). ``bots`` maps each player kind the
+    game's pydantic model, ``OptionsT``); ``StateT`` is the game's state class
+    (``GamePlugin[Options, MyState]``; ``DealState`` when left out), which the
+    presentation methods below receive. ``bots`` maps each player kind the
     game adds to ``"module:Class"``, imported only when a table registers its
     players. Subclasses implement the rules hooks (``REQUIRED_HOOKS`` at
     least; ``Table`` checks them) with plain ``@hookimpl``.
@@ -146,9 +150,18 @@ class GamePlugin(Generic[OptionsT]):
             return [f"new hands dealt; {after.stock} cards left in the stock"]
         return []
 
-    def deal_events(self, state: DealState, names: list[str]) -> list[str]:
+    def deal_events(self, state: StateT, names: list[str]) -> list[str]:
         """How the deal ended, in words (the printer shows them before the scores)."""
         return []
+
+    def show_item(
+        self, item: dict[str, Any], show: Callable[[Any], str], name: Callable[[int], str]
+    ) -> str | None:
+        """How the terminal shows one structured item of this game's public view
+        (a build, a meld …): ``show(value)`` renders any value (cards …),
+        ``name(seat)`` a seat's player. None: the core's rendering (a pile
+        ``{"top", "size"}``, a per-side ``{"seats", …}``, keys and values)."""
+        return None
 
     def hand_order(self, card: Card) -> Any:
         """How a hand is shown to a person (a sort key): by suit, then rank."""

@@ -80,6 +80,18 @@ class DiscoverySpec:
 class TableSpec:
     """Hooks of a table's manager: the game's lifecycle."""
 
+    # ---- the table -----------------------------------------------------
+    @hookspec
+    def cardcore_table_ready(self, table: Table) -> None:
+        """The table is complete: the game and every house rule are registered.
+
+        Called by ``Table`` once, when it is built, on every plugin that
+        implements it (the game's first, then each house rule's, last
+        registered first). The place to bind direct callers of a game's own
+        hooks (``table.direct(hook, *argnames)``), which must see the house
+        rules. Returns nothing.
+        """
+
     # ---- players -----------------------------------------------------
     @hookspec
     def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:

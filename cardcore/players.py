@@ -347,7 +347,8 @@ class HumanPlayer:
             self.echo(f"  new in your hand: {' '.join(card_text(c) for c in new)}")
         self.last_hand = [c.name for c in observation.hand]
         order = getattr(self.table.plugin, "hand_order", None)
-        view = show_observation(observation, self.table.names, hand_order=order)
+        item = getattr(self.table.plugin, "show_item", None)
+        view = show_observation(observation, self.table.names, hand_order=order, item=item)
         self.hand_line = view.pop()  # shown last, with the score: always on screen
         for line in view:
             self.echo(line)

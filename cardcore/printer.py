@@ -51,7 +51,8 @@ class Printer(Listener):
         obs = self.table.spectate(state)
         for key in ("table",):
             if key in obs.public:
-                click.echo(f"  table: {show_value(obs.public[key])}")
+                item = getattr(self.table.plugin, "show_item", None)
+                click.echo(f"  table: {show_value(obs.public[key], names=self.names, item=item)}")
 
     wants_views = True  # each step brings the events its text does not say
     people: frozenset[int] = frozenset()  # seats of people: their forced moves are said to be forced

@@ -1,15 +1,16 @@
 """Text rendering of cards and observations for the terminal.
 
 Observations are data (``cardcore.game.Observation``); this module turns the
-shapes games use into text: cards, builds (``{"build", "value", "owner"}``),
-melds (``{"rank", "cards", "canasta"}``), piles (``{"top", "size", …}``) and
-anything per side (``{"seats": [...], …}``), labelled with the players' names.
+shapes every game may use into text: cards, piles (``{"top", "size", …}``)
+and anything per side (``{"seats": [...], …}``), labelled with the players'
+names. A game's own items (Carrousel's builds, Canasta's melds) it asks the
+game to show (``GamePlugin.show_item``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import click
@@ -53,12 +54,14 @@ def show_card(c: Card, color: bool | None = None) -> str:
     return click.style(text, fg="red" if c.suit in RED else None, bold=True)
 
 
-def show_value(value: Any, color: bool | None = None, names: Sequence[str] = ()) -> str:
-    """Render observation data: cards, lists, builds, melds, piles, per-side items."""
+ItemShower = Callable[[dict[str, Any], Callable[[Any], str], Callable[[int], str]], "str | None"]
 
-    def name(seat: int) -> str:
-        return names[seat] if seat < len(names) else f"seat {seat}"
 
+def show_value(
+    value: Any, color: bool | None = None, names: Sequence[str] = (), item: ItemShower | None = None
+) -> str:
+    """Render observation data: cards, lists, piles, per-side items, and the
+    game's own items (builds, melds …) through ``item`` (``GamePlugin.show_item``)."""
     if isinstance(value, Card):
         return show_card(value, color)
     if isinstance(value, bool):
@@ -67,56 +70,69 @@ def show_value(value: Any, color: bool | None = None, names: Sequence[str] = ())
         if not value:
             return "—"
         sep = " " if all(isinstance(v, Card) for v in value) else " | "
-        return sep.join(show_value(v, color, names) for v in value)
+        return sep.join(show_value(v, color, names, item) for v in value)
     if isinstance(value, dict):
-        prefix = ""
-        if "seats" in value:  # something per side, labelled with its players
-            prefix = "/".join(name(s) for s in value["seats"])
-            value = {k: v for k, v in value.items() if k != "seats"}
-            if not value:
-                return prefix
-            if list(value) == ["points"]:
-                return f"{prefix} {value['points']}"
-            prefix += ": "
-        if "build" in value:  # a build (Carrousel)
-            cards = "+".join(show_value(c, color) for c in value["build"])
-            return f"{prefix}[{cards}={value['value']} of {name(value['owner'])}]"
-        if "rank" in value and "cards" in value:  # a meld
-            tag = f" canasta ({value['canasta']})" if value.get("canasta") else ""
-            return prefix + show_value(value["cards"], color) + tag
-        if "top" in value and "size" in value:  # a pile, its top card face up
-            if not value["size"]:
-                return prefix + "empty"
-            size = value["size"]
-            text = f"{show_value(value['top'], color)} on top, {size} card{'' if size == 1 else 's'}"
-            return prefix + text + (", frozen" if value.get("frozen") else "")
-        if prefix and list(value) == ["size"]:
-            return f"{prefix}{value['size']}"
-        if prefix:
-            parts = [f"{k.replace('_', ' ')} {show_value(v, color, names)}" for k, v in value.items()]
-            return prefix + "; ".join(parts)
-        return ", ".join(f"{k}: {show_value(v, color, names)}" for k, v in value.items()) or "—"
+        return _show_dict(value, color, names, item)
     if value is None:
         return "—"
     return str(value)
 
 
+def _show_dict(
+    value: dict[str, Any], color: bool | None, names: Sequence[str], item: ItemShower | None
+) -> str:
+    def name(seat: int) -> str:
+        return names[seat] if seat < len(names) else f"seat {seat}"
+
+    def show(v: Any) -> str:
+        return show_value(v, color, names, item)
+
+    prefix = ""
+    if "seats" in value:  # something per side, labelled with its players
+        prefix = "/".join(name(s) for s in value["seats"])
+        value = {k: v for k, v in value.items() if k != "seats"}
+        if not value:
+            return prefix
+        if list(value) == ["points"]:
+            return f"{prefix} {value['points']}"
+        prefix += ": "
+    own = item(value, show, name) if item is not None else None
+    if own is not None:  # the game's own item (a build, a meld …)
+        return prefix + own
+    if "top" in value and "size" in value:  # a pile, its top card face up
+        if not value["size"]:
+            return prefix + "empty"
+        size = value["size"]
+        text = f"{show(value['top'])} on top, {size} card{'' if size == 1 else 's'}"
+        return prefix + text + (", frozen" if value.get("frozen") else "")
+    if prefix and list(value) == ["size"]:
+        return f"{prefix}{value['size']}"
+    if prefix:
+        return prefix + "; ".join(f"{k.replace('_', ' ')} {show(v)}" for k, v in value.items())
+    return ", ".join(f"{k}: {show(v)}" for k, v in value.items()) or "—"
+
+
 def show_observation(
-    obs: Observation, names: list[str], color: bool | None = None, hand_order: Any = None
+    obs: Observation,
+    names: list[str],
+    color: bool | None = None,
+    hand_order: Any = None,
+    item: ItemShower | None = None,
 ) -> list[str]:
-    """The lines a person at the terminal sees before choosing a move."""
+    """The lines a person at the terminal sees before choosing a move
+    (``item``: the game's ``show_item``)."""
     hands = ", ".join(f"{names[i]} {n}" for i, n in enumerate(obs.hand_sizes))
     lines = [f"  dealer: {names[obs.dealer]}   stock: {obs.stock}   cards in hands: {hands}"]
     for key, value in obs.public.items():
         label = key.replace("_", " ")
         if isinstance(value, list) and value and all(isinstance(v, dict) and "seats" in v for v in value):
             if all(list(v) in (["seats", "size"], ["seats", "points"]) for v in value):
-                lines.append(f"  {label}: " + ", ".join(show_value(v, color, names) for v in value))
+                lines.append(f"  {label}: " + ", ".join(show_value(v, color, names, item) for v in value))
             else:
                 lines.append(f"  {label}:")
-                lines.extend(f"    {show_value(v, color, names)}" for v in value)
+                lines.extend(f"    {show_value(v, color, names, item)}" for v in value)
             continue
-        lines.append(f"  {label}: {show_value(value, color, names)}")
+        lines.append(f"  {label}: {show_value(value, color, names, item)}")
     if obs.seat is not None:
         hand = sorted(obs.hand, key=hand_order) if hand_order is not None else list(obs.hand)
         lines.append(f"  your hand ({names[obs.seat]}): {show_value(hand, color)}")

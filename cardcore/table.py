@@ -109,6 +109,7 @@ class Table:
         self._observe: Callable[[DealState, int | None], Observation] = _direct(
             pm.hook.cardcore_observe, ("state", "seat"), traced
         )
+        self.hook.cardcore_table_ready(table=self)  # the game binds its own hooks' direct callers
         self.deck: list[Card] = self.hook.cardcore_build_deck(table=self)
         self.player_kinds: dict[str, Any] = {}
         self.hook.cardcore_register_players(register=self.player_kinds.__setitem__)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.cards import Card
 from cardcore.deck import deal_rounds, shuffled
-from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, redeal_unseen, rules_page
+from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, redeal_unseen, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
@@ -46,7 +46,7 @@ class Options(BaseModel):
     )
 
 
-class Canasta(GamePlugin[Options]):
+class Canasta(GamePlugin[Options, CanastaState]):
     """The table plugin: Canasta's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
@@ -55,10 +55,6 @@ class Canasta(GamePlugin[Options]):
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.target = self.options.target or (7500 if table.players == 3 else 5000)
-        # the game's own hooks asked at every decision (canasta_may_go_out,
-        # canasta_initial_minimum), called directly when one plain implementation
-        # answers them (``Table.direct``); made on first use (see _own_hooks)
-        self._hooks: tuple[Callable[..., bool], Callable[..., int]] | None = None
 
     def goal(self) -> str:
         return f"first to {self.target} points (N1)"
@@ -78,8 +74,8 @@ class Canasta(GamePlugin[Options]):
             out.append(f"the pile is taken: {teams} from now on (N17)")
         return out
 
-    def deal_events(self, state: DealState, names: list[str]) -> list[str]:
-        s: CanastaState = state  # type: ignore[assignment]
+    def deal_events(self, state: CanastaState, names: list[str]) -> list[str]:
+        s = state
         if s.went_out is not None:
             how = " concealed" if s.went_out_concealed else ""
             bonus = " (no bonus after the last red three, N13a)" if s.last_red_three else ""
@@ -87,6 +83,15 @@ class Canasta(GamePlugin[Options]):
         if s.last_red_three:
             return ["the stock ended with a red three: the deal is over (N13a)"]
         return ["the stock is out and the pile cannot be taken: the deal is over (N13)"]
+
+    def show_item(
+        self, item: dict[str, Any], show: Callable[[Any], str], name: Callable[[int], str]
+    ) -> str | None:
+        """A meld: its cards, and ``canasta (natural)`` once it is one."""
+        if "rank" not in item or "cards" not in item:
+            return None
+        tag = f" canasta ({item['canasta']})" if item.get("canasta") else ""
+        return show(item["cards"]) + tag
 
     def hand_order(self, card: Card) -> Any:
         """Suits do not matter (but for threes): a hand shown by rank, wild cards last."""
@@ -150,26 +155,27 @@ class Canasta(GamePlugin[Options]):
         seat = state.to_act
         if state.phase == "answer":
             return rules.legal_moves(state, True, 0)
-        may_go_out, initial_minimum = self._hooks or self._own_hooks()
+        may_go_out, initial_minimum = self._may_go_out, self._minimum
         may_out = may_go_out(state, seat)
         minimum = 0
         if not state.melds[state.team_at[seat]]:
             minimum = initial_minimum(state, seat, self._score_for_minimum(state, seat))
         return rules.legal_moves(state, may_out, minimum)
 
-    def _own_hooks(self) -> tuple[Callable[..., bool], Callable[..., int]]:
-        """Made on first use: the house rules are registered by then."""
-        direct = self.table.direct
-        self._hooks = (
-            direct("canasta_may_go_out", "state", "seat"),
-            direct("canasta_initial_minimum", "state", "seat", "score"),
+    @hookimpl
+    def cardcore_table_ready(self, table: Table) -> None:
+        """The game's own hooks asked at every decision, called directly when
+        one plain implementation answers them (``Table.direct``)."""
+        self._may_go_out: Callable[[CanastaState, int], bool] = table.direct(
+            "canasta_may_go_out", "state", "seat"
         )
-        return self._hooks
+        self._minimum: Callable[[CanastaState, int, int], int] = table.direct(
+            "canasta_initial_minimum", "state", "seat", "score"
+        )
 
     def _initial_minimum(self, state: CanastaState, seat: int) -> int:
         """``canasta_initial_minimum`` for ``seat``'s side (N10), called directly."""
-        initial_minimum = (self._hooks or self._own_hooks())[1]
-        return initial_minimum(state, seat, self._score_for_minimum(state, seat))
+        return self._minimum(state, seat, self._score_for_minimum(state, seat))
 
     @hookimpl
     def cardcore_explain_illegal(self, state: CanastaState, move: Move) -> str | None:

@@ -11,7 +11,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from cardcore.cards import Card
 from cardcore.deck import deal_more, deal_rounds, shuffled
 from cardcore.game import (
-    DealState,
     GamePlugin,
     GameSpec,
     Observation,
@@ -82,7 +81,7 @@ class Options(BaseModel):
         return "C" if self.suit == "clubs" else "S"
 
 
-class Carrousel(GamePlugin[Options]):
+class Carrousel(GamePlugin[Options, CarrouselState]):
     """The table plugin: Carrousel's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
@@ -90,18 +89,29 @@ class Carrousel(GamePlugin[Options]):
     def goal(self) -> str:
         return f"first to {self.options.target_points} points (C3)"
 
-    def deal_events(self, state: DealState, names: list[str]) -> list[str]:
-        side = state.last_capture  # type: ignore[attr-defined]
+    def deal_events(self, state: CarrouselState, names: list[str]) -> list[str]:
+        side = state.last_capture
         if side is None:
             return ["nobody captured: the cards left on the table count for nobody (C11a)"]
         who = " & ".join(names[s] for s in self.table.sides[side])
         return [f"the cards left on the table go to {who}, who captured last (C11)"]
 
-    def _may_trail(self, state: CarrouselState, forced: bool) -> bool:
-        """``carrousel_may_trail``, called directly when one plain implementation
-        answers it (found on the first call: the house rules are registered then)."""
-        self._may_trail = self.table.direct("carrousel_may_trail", "state", "forced")  # type: ignore[method-assign]
-        return bool(self._may_trail(state, forced))
+    _may_trail: Callable[
+        [CarrouselState, bool], bool
+    ]  # ``carrousel_may_trail``, bound when the table is ready
+
+    def show_item(
+        self, item: dict[str, Any], show: Callable[[Any], str], name: Callable[[int], str]
+    ) -> str | None:
+        """A build (C8): ``[5♣+3♦=8 of Ana]``."""
+        if "build" not in item:
+            return None
+        return f"[{'+'.join(show(c) for c in item['build'])}={item['value']} of {name(item['owner'])}]"
+
+    @hookimpl
+    def cardcore_table_ready(self, table: Table) -> None:
+        """The game's own hook, called directly when one plain implementation answers it."""
+        self._may_trail = table.direct("carrousel_may_trail", "state", "forced")
 
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:

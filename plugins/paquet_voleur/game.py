@@ -147,7 +147,7 @@ def state_from_json(table: Table, data: dict[str, Any]) -> PVState:
     return s
 
 
-class PaquetVoleur(GamePlugin[Options]):
+class PaquetVoleur(GamePlugin[Options, PVState]):
     """The table plugin: Paquet voleur's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
