@@ -25,6 +25,8 @@ import click
 from cardcore.text import describe, one_line
 
 if TYPE_CHECKING:
+    from cardcore.game import DealState
+    from cardcore.match import Match
     from cardcore.plugins import Registry
     from cardcore.table import Table
 
@@ -407,55 +409,15 @@ def play(
     With --table NAME the table comes from the config file (games.yaml).
     With no human seat the game plays itself to the end.
     """
-    from cardcore import config as config_mod
     from cardcore import render
-    from cardcore.errors import CardcoreError
-    from cardcore.log import GameLog
-    from cardcore.players import HumanPlayer, QuitGame, Undoable
-    from cardcore.plugins import ENV_TRACE
-    from cardcore.printer import Printer
-    from cardcore.runner import Listener, continue_match, make_players, play_match
 
     render.SYMBOLS[0] = not ascii_cards
-    reg = registry()
-    first_deal = None
-    resume_match = resume_state = None
-    if resume_path is not None:
-        from cardcore.log import resume_point
-
-        if game or table_name or from_path or players is not None or options or house_rules or log_path:
-            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
-        table, head, resume_match, resume_state = resume_point(resume_path, reg)
-        if resume_match is not None and resume_match.over:
-            raise CardcoreError(f"{resume_path}: the match is over; nothing to resume")
-        kinds = [str(k) for k in head.get("seats") or []] or ["human"] + ["random"] * (table.players - 1)
-        seed = head.get("seed") if seed is None else seed
-        click.echo(f"Resuming {resume_path}.")
-    elif from_path is not None:
-        from cardcore.position import read_position
-
-        if table_name or players is not None or options or house_rules:
-            raise CardcoreError("--from: the position file states the game, players, options and house rules")
-        table, first_deal = read_position(from_path, reg)
-        if game and game != table.game.name:
-            raise CardcoreError(f"--from: {from_path} is a {table.game.name} position, not {game}")
-        if table.is_deal_over(first_deal):
-            raise CardcoreError(f"--from: the deal in {from_path} is over; nothing to play")
-        kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
-    elif table_name:
-        if game:
-            raise CardcoreError("give either GAME or --table, not both")
-        if players is not None:
-            raise CardcoreError("--players comes from the table's config with --table")
-        table, kinds, cfg_seed = config_mod.load_table(
-            config_path, table_name, reg, parse_options(options), list(house_rules)
-        )
-        seed = seed if seed is not None else cfg_seed
-    elif game:
-        table = _table_from_args(reg, game, players, options, house_rules)
-        kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
-    else:
-        raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
+    where = _PlaySource(
+        game, players, options, house_rules, table_name, config_path, resume_path, from_path, log_path
+    )
+    table, kinds, cfg_seed = where.table_and_kinds()
+    if seed is None:
+        seed = cfg_seed
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
     if table_name and "human" not in kinds:
@@ -465,30 +427,117 @@ def play(
         )
     if not table_name and resume_path is None:
         table.names = seat_names(table, kinds)
-    if first_deal is not None:
+    if where.first_deal is not None:
         click.echo(f"From {from_path}: the position's deal first, then the match goes on.")
+    _quiet_trace(table, kinds, trace_reveals)
+    _run_play(table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced)
+
+
+class _PlaySource:
+    """Where ``cardcore play``'s table comes from: a saved game (--resume), a
+    position (--from), a table of the config file (--table) or the command line."""
+
+    def __init__(
+        self,
+        game: str | None,
+        players: int | None,
+        options: tuple[tuple[str, Any], ...],
+        house_rules: tuple[str, ...],
+        table_name: str | None,
+        config_path: Path,
+        resume_path: Path | None,
+        from_path: Path | None,
+        log_path: Path | None,
+    ) -> None:
+        self.game, self.players, self.options, self.house_rules = game, players, options, house_rules
+        self.table_name, self.config_path = table_name, config_path
+        self.resume_path, self.from_path, self.log_path = resume_path, from_path, log_path
+        self.first_deal: DealState | None = None
+        self.resume_match: Match | None = None
+        self.resume_state: DealState | None = None
+
+    def table_and_kinds(self) -> tuple[Table, list[str], int | None]:
+        """The table, the seats' kinds and the seed it names (or None)."""
+        from cardcore.errors import CardcoreError
+
+        reg = registry()
+        if self.resume_path is not None:
+            return self._resumed(reg)
+        if self.from_path is not None:
+            return self._from_position(reg)
+        if self.table_name:
+            from cardcore import config as config_mod
+
+            if self.game:
+                raise CardcoreError("give either GAME or --table, not both")
+            if self.players is not None:
+                raise CardcoreError("--players comes from the table's config with --table")
+            table, kinds, seed = config_mod.load_table(
+                self.config_path, self.table_name, reg, parse_options(self.options), list(self.house_rules)
+            )
+            return table, kinds, seed
+        if self.game:
+            table = _table_from_args(reg, self.game, self.players, self.options, self.house_rules)
+            return table, ["human"] + [_default_bot(table)] * (table.players - 1), None
+        raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
+
+    def _resumed(self, reg: Registry) -> tuple[Table, list[str], int | None]:
+        from cardcore.errors import CardcoreError
+        from cardcore.log import resume_point
+
+        path = self.resume_path
+        assert path is not None
+        if self.game or self.table_name or self.from_path or self.players is not None:
+            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
+        if self.options or self.house_rules or self.log_path:
+            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
+        table, head, self.resume_match, self.resume_state = resume_point(path, reg)
+        if self.resume_match is not None and self.resume_match.over:
+            raise CardcoreError(f"{path}: the match is over; nothing to resume")
+        kinds = [str(k) for k in head.get("seats") or []] or ["human"] + ["random"] * (table.players - 1)
+        click.echo(f"Resuming {path}.")
+        return table, kinds, head.get("seed")
+
+    def _from_position(self, reg: Registry) -> tuple[Table, list[str], int | None]:
+        from cardcore.errors import CardcoreError
+        from cardcore.position import read_position
+
+        path = self.from_path
+        assert path is not None
+        if self.table_name or self.players is not None or self.options or self.house_rules:
+            raise CardcoreError("--from: the position file states the game, players, options and house rules")
+        table, self.first_deal = read_position(path, reg)
+        if self.game and self.game != table.game.name:
+            raise CardcoreError(f"--from: {path} is a {table.game.name} position, not {self.game}")
+        if table.is_deal_over(self.first_deal):
+            raise CardcoreError(f"--from: the deal in {path} is over; nothing to play")
+        return table, ["human"] + [_default_bot(table)] * (table.players - 1), None
+
+
+def _quiet_trace(table: Table, kinds: list[str], trace_reveals: bool) -> None:
+    """Tracing prints every hook call, every hand in it: not to a person at the table."""
+    from cardcore.plugins import ENV_TRACE
+
     if os.environ.get(ENV_TRACE) and "human" in kinds and not trace_reveals:
-        # tracing prints every hook call, every hand in it: not to a person at the table
         table.pm.trace.root.setwriter(None)
         click.echo(
             f"warning: {ENV_TRACE} is ignored: tracing shows every hand; "
             "add --trace-reveals-hands to trace anyway",
             err=True,
         )
-    if seed is None:
-        seed = fresh_seed()
+
+
+def _run_play(table: Table, kinds: list[str], seed: int, where: _PlaySource, confirm_forced: bool) -> None:
+    """How ``cardcore play`` runs: the players, the printer and the log, the
+    person's save (``s``) and undo, then the match to its end or a stop."""
+    from cardcore.log import GameLog
+    from cardcore.players import HumanPlayer, QuitGame, Undoable
+    from cardcore.printer import Printer
+    from cardcore.runner import Listener, continue_match, make_players, play_match
+
+    log_path, resume_path = where.log_path, where.resume_path
     player_objs = make_players(table, kinds, seed)
-    for p in player_objs:
-        if hasattr(p, "confirm_forced"):
-            p.confirm_forced = confirm_forced
-    click.echo(f"{table.game.title}, {table.players} players, seed {seed}")
-    chosen = table.options.model_dump(exclude_defaults=True)
-    if chosen:
-        click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
-    if table.house_rules:
-        click.echo("  house rules: " + ", ".join(h.name for h in table.house_rules))
-    for i, side in enumerate(table.sides):
-        click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
+    _announce(table, kinds, seed)
     printer = Printer(table)
     printer.pause_between_deals = "human" in kinds
     listeners: list[Listener] = [printer]
@@ -521,17 +570,18 @@ def play(
     for i in people:
         person = player_objs[i]
         assert isinstance(person, HumanPlayer)
+        person.confirm_forced = confirm_forced
         person.on_save = save
         person.announce_forced = False  # the printer says it
         if len(people) == 1:  # undo against bots only: a way back to each of his decisions
             player_objs[i] = Undoable(person)
     printer.people = frozenset(i for i in people if not confirm_forced)
     try:
-        if resume_match is not None:
-            printer.match_start(resume_match, 1)
-            continue_match(table, resume_match, player_objs, listeners, going_on=resume_state)
+        if where.resume_match is not None:
+            printer.match_start(where.resume_match, 1)
+            continue_match(table, where.resume_match, player_objs, listeners, going_on=where.resume_state)
         else:
-            play_match(table, player_objs, seed, listeners, first_deal=first_deal)
+            play_match(table, player_objs, seed, listeners, first_deal=where.first_deal)
     except QuitGame:
         click.echo("Game stopped." + kept)
     except (click.Abort, KeyboardInterrupt):
@@ -543,6 +593,18 @@ def play(
             _close_log(log.stream)
         if log_file:
             _close_log(log_file)
+
+
+def _announce(table: Table, kinds: list[str], seed: int) -> None:
+    """The game, its options and house rules, and who sits where."""
+    click.echo(f"{table.game.title}, {table.players} players, seed {seed}")
+    chosen = table.options.model_dump(exclude_defaults=True)
+    if chosen:
+        click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
+    if table.house_rules:
+        click.echo("  house rules: " + ", ".join(h.name for h in table.house_rules))
+    for i, side in enumerate(table.sides):
+        click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
 
 
 def _close_log(f: IO[str]) -> None:
