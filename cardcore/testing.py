@@ -24,23 +24,27 @@ It returns counts for the caller to assert on.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardcore.cards import Card
 from cardcore.game import DealState
-from cardcore.match import DealResult
+from cardcore.match import DealResult, Match
+from cardcore.moves import Move
+from cardcore.players import Player
 from cardcore.runner import make_players
 from cardcore.table import Table
 
 
 class ConformanceError(AssertionError):
-    pass
+    """A conformance check failed: the message names the seed, the deal and what."""
 
 
 @dataclass
 class PlayoutStats:
+    """What ``check_random_playouts`` played and searched."""
+
     deals: int = 0
     moves: int = 0
     max_moves_listed: int = 0
@@ -123,6 +127,37 @@ def _check_cards(table: Table, state: DealState, where: str) -> None:
         raise ConformanceError(f"{where}: cards not conserved")
 
 
+def _deals(
+    table: Table, deals: int, seed: int, kinds: Sequence[str] | None
+) -> Iterator[tuple[str, Match, DealState, list[Player]]]:
+    """``deals`` deals of seeded matches (restarted as needed): yields each new
+    deal's (where, match, state, players); the caller plays it and ends it
+    (``match.end_deal``) before asking for the next."""
+    players = make_players(table, list(kinds or ["random"] * table.players), seed)
+    master = random.Random(seed)
+    match: Match = table.new_match(master.getrandbits(63))
+    for number in range(1, deals + 1):
+        if match.over:
+            match = table.new_match(master.getrandbits(63))
+        yield f"seed {seed} deal {number}", match, match.start_deal(), players
+
+
+def _choose(table: Table, players: Sequence[Player], state: DealState, where: str) -> tuple[list[Move], Move]:
+    """The legal moves (checked: a list, never empty, no duplicates) and the
+    move the bot to act picks among them (checked: one of them)."""
+    moves = table.legal_moves(state)
+    if not moves:
+        raise ConformanceError(f"{where}: no legal move but the deal is not over")
+    if len(set(moves)) != len(moves):
+        raise ConformanceError(f"{where}: duplicate legal moves")
+    player = players[state.to_act]
+    obs = table.observe(state, state.to_act) if player.needs_observation else None
+    move = player.choose(obs, tuple(moves))
+    if move not in moves:
+        raise ConformanceError(f"{where}: the bot played an illegal move {move}")
+    return moves, move
+
+
 def check_random_playouts(
     table: Table,
     deals: int,
@@ -133,56 +168,28 @@ def check_random_playouts(
     on_move: Callable[[DealState, Any], Any] | None = None,
     dead_ends: bool = True,
 ) -> PlayoutStats:
-    """Play ``deals`` deals (matches restart as needed) and check the invariants.
+    """Play ``deals`` deals (matches restart as needed) and check the
+    invariants of the module's docstring: conservation, legality, the JSON
+    round trip every ``round_trip_every`` steps, clone independence, scores
+    for every side and no dead ends. Returns the deals, moves and positions
+    searched.
 
     ``on_move(state, move)`` is called before each move is applied and
     ``on_deal(state, result)`` after each deal, for a game's own checks;
     ``dead_ends=False`` skips the no-dead-end search (the slowest check)."""
-    kinds = list(kinds or ["random"] * table.players)
-    players = make_players(table, kinds, seed)
-    master = random.Random(seed)
     stats = PlayoutStats()
-    match = table.new_match(master.getrandbits(63))
-    while stats.deals < deals:
-        if match.over:
-            match = table.new_match(master.getrandbits(63))
-        state = match.start_deal()
-        where = f"seed {seed} deal {stats.deals + 1}"
+    for where, match, state, players in _deals(table, deals, seed, kinds):
         _check_cards(table, state, where)
         step = 0
         while not table.is_deal_over(state):
-            moves = table.legal_moves(state)
-            if not moves:
-                raise ConformanceError(f"{where}: no legal move but the deal is not over")
-            if len(set(moves)) != len(moves):
-                raise ConformanceError(f"{where}: duplicate legal moves")
+            moves, move = _choose(table, players, state, where)
             stats.max_moves_listed = max(stats.max_moves_listed, len(moves))
-            player = players[state.to_act]
-            obs = table.observe(state, state.to_act) if player.needs_observation else None
-            move = player.choose(obs, moves)
-            if move not in moves:
-                raise ConformanceError(f"{where}: the bot played an illegal move {move}")
             if dead_ends:
                 stats.turn_searches += check_no_dead_end(table, state, moves, where)
             if on_move is not None:
                 on_move(state, move)
             if step % round_trip_every == 0:
-                dumped = table.dump_state(state)
-                again = table.load_state(dumped)
-                if table.dump_state(again) != dumped:
-                    raise ConformanceError(f"{where}: JSON round trip changed the state")
-                lost = [k for k, v in fingerprint(state).items() if fingerprint(again).get(k) != v]
-                if lost:
-                    raise ConformanceError(f"{where}: JSON round trip lost {', '.join(lost)}")
-                # copies of one card (two decks) are interchangeable: compare by notation
-                if [table.move_json(m) for m in table.legal_moves(again)] != [
-                    table.move_json(m) for m in moves
-                ]:
-                    raise ConformanceError(f"{where}: round trip changed the legal moves")
-                twin = state.clone()
-                table.apply(twin, move, moves)
-                if table.dump_state(state) != dumped:
-                    raise ConformanceError(f"{where}: playing on a clone changed the original")
+                _check_round_trip(table, state, moves, move, where)
             table.apply(state, move, moves)
             _check_cards(table, state, where)
             step += 1
@@ -194,3 +201,20 @@ def check_random_playouts(
             on_deal(state, result)
         stats.deals += 1
     return stats
+
+
+def _check_round_trip(table: Table, state: DealState, moves: list[Move], move: Move, where: str) -> None:
+    dumped = table.dump_state(state)
+    again = table.load_state(dumped)
+    if table.dump_state(again) != dumped:
+        raise ConformanceError(f"{where}: JSON round trip changed the state")
+    lost = [k for k, v in fingerprint(state).items() if fingerprint(again).get(k) != v]
+    if lost:
+        raise ConformanceError(f"{where}: JSON round trip lost {', '.join(lost)}")
+    # copies of one card (two decks) are interchangeable: compare by notation
+    if [table.move_json(m) for m in table.legal_moves(again)] != [table.move_json(m) for m in moves]:
+        raise ConformanceError(f"{where}: round trip changed the legal moves")
+    twin = state.clone()
+    table.apply(twin, move, moves)
+    if table.dump_state(state) != dumped:
+        raise ConformanceError(f"{where}: playing on a clone changed the original")
