@@ -1,7 +1,11 @@
-"""A conformance suite any game or house rule can run in its own tests.
+"""A conformance suite any game or house rule can run in its own tests: a
+third-party game's author runs the same checks as the built-in games.
 
-``check_random_playouts`` plays seeded deals with the given bots and checks, at
-every step, what must hold for every game:
+Every check plays seeded deals with the given bots (``kinds``, random bots by
+default), matches restarting as needed, and raises ``ConformanceError`` (an
+``AssertionError``) naming the seed, the deal and what failed.
+
+``check_random_playouts`` checks, at every step, what must hold for every game:
 
 * card conservation: the cards of the state are exactly the deck's, each
   physical copy once (``cardcore_state_cards``);
@@ -18,12 +22,21 @@ every step, what must hold for every game:
   (``DealState.turn``), in which each decision of another seat within the turn
   (Canasta's partner answering "May I go out?") must leave him a way.
 
-It returns counts for the caller to assert on.
+``check_hidden_information``: no seat's observation, nor a spectator's, names
+a card of another hand or of the stock (copies counted, for two decks), and
+no move's public JSON (what the log, the printer and witnesses get) names a
+card hidden from the other seats.
+
+Hidden, for these checks, is what the core's contract says: the other hands
+and the stock (``cardcore_sample_state``); every other place of the state is
+public. Each check returns counts for the caller to assert on.
 """
 
 from __future__ import annotations
 
 import random
+import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -218,3 +231,141 @@ def _check_round_trip(table: Table, state: DealState, moves: list[Move], move: M
     table.apply(twin, move, moves)
     if table.dump_state(state) != dumped:
         raise ConformanceError(f"{where}: playing on a clone changed the original")
+
+
+# ---- hidden information -------------------------------------------------------------------
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def named_cards(table: Table, value: Any) -> Counter[str]:
+    """How many times JSON data ``value`` names each card of the deck: a string
+    that is a card's name names it once, a longer text each card it names
+    (``"pair 5H takes 5C"``)."""
+    return _named(frozenset(c.name for c in table.deck), value)
+
+
+def _named(names: frozenset[str], value: Any) -> Counter[str]:
+    out: Counter[str] = Counter()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, str):
+            if v in names:
+                out[v] += 1
+            else:
+                out.update(t for t in _TOKEN.findall(v) if t in names)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+
+    walk(value)
+    return out
+
+
+class _Sight:
+    """Who may see how many copies of each card of one state: a copy is hidden
+    from a seat in another seat's hand or in the stock."""
+
+    def __init__(self, table: Table, state: DealState, names: frozenset[str] | None = None) -> None:
+        self.names = names if names is not None else frozenset(c.name for c in table.deck)
+        self.total = Counter(c.name for c in table.deck)
+        self.hands = [Counter(c.name for c in h) for h in state.hands]
+        # the cards in a hand or in the stock, by id
+        self.closed_ids = {id(c): c.name for h in (*state.hands, state.stock) for c in h}
+        self.closed = Counter(self.closed_ids.values())
+
+    def visible(self, seat: int | None, name: str) -> int:
+        """The copies of ``name`` that ``seat`` (None: a spectator) may see."""
+        own = self.hands[seat][name] if seat is not None else 0
+        return self.total[name] - self.closed[name] + own
+
+    def beyond(self, seat: int | None, named: Counter[str]) -> list[str]:
+        """The cards of ``named`` named more often than ``seat`` may see them."""
+        return sorted(n for n, k in named.items() if k > self.visible(seat, n))
+
+
+def visible_copies(table: Table, state: DealState, seat: int | None) -> Counter[str]:
+    """How many copies of each card ``seat`` (None: a spectator) may see: the
+    copies that are neither in another seat's hand nor in the stock."""
+    sight = _Sight(table, state)
+    return Counter({n: sight.visible(seat, n) for n in sight.total})
+
+
+def leaks(table: Table, state: DealState, seat: int | None) -> list[str]:
+    """The cards ``seat``'s observation (a spectator's if None) names beyond
+    what it may see: for each name, the copies the view names must fit in the
+    copies that are neither in another hand nor in the stock (two decks:
+    counted). A view naming one visible card twice counts it twice."""
+    sight = _Sight(table, state)
+    view = (table.observe(state, seat) if seat is not None else table.spectate(state)).to_json()
+    return sight.beyond(seat, _named(sight.names, view))
+
+
+def move_leaks(table: Table, before: DealState, after: DealState, move: Move) -> list[str]:
+    """The cards the public JSON of ``move`` (``table.move_json(move)``, what
+    the log, the printer and witnesses get) names while they are hidden from
+    the other seats: each copy named must be in no hand and not in the stock
+    before the move (``before``, a clone of the state: a pile taken) or after
+    it (``after``: a card played from the hand). A card drawn from the stock
+    into a hand, say, may not be named. Its text and its fields are counted
+    apart (each may name the same card)."""
+    return _move_leaks(table, _Sight(table, before), _Sight(table, after), move)
+
+
+def _move_leaks(table: Table, before: _Sight, after: _Sight, move: Move) -> list[str]:
+    data = table.move_json(move)
+    named = _named(before.names, data.get("text", ""))
+    named |= _named(before.names, {k: v for k, v in data.items() if k != "text"})
+    # the copies hidden both before and after the move may not be named
+    closed = Counter(n for i, n in before.closed_ids.items() if i in after.closed_ids)
+    return sorted(n for n, k in named.items() if k > before.total[n] - closed[n])
+
+
+def check_hidden_information(
+    table: Table, deals: int, seed: int = 0, kinds: Sequence[str] | None = None
+) -> int:
+    """Play ``deals`` seeded deals and check, at every step, that each seat's
+    observation holds exactly its own hand and names no card of another hand
+    or of the stock, that the spectator's (``table.spectate``) holds no hand
+    and names no card of any hand or of the stock (copies counted: with two
+    decks a seat may hold one 5H and see the other on the table), and that
+    each move's public JSON names no card hidden from the other seats
+    (``move_leaks``). Raises ``ConformanceError`` naming the seat, the step
+    and the cards; returns the views checked."""
+    checked = 0
+    names = frozenset(c.name for c in table.deck)
+    for where, match, state, players in _deals(table, deals, seed, kinds):
+        step = 0
+        sight = _Sight(table, state, names)
+        while not table.is_deal_over(state):
+            at = f"{where} step {step}"
+            for seat in [*range(table.players), None]:
+                _check_view(table, state, seat, sight, at)
+                checked += 1
+            moves, move = _choose(table, players, state, at)
+            mover = state.to_act
+            table.apply(state, move, moves)
+            before, sight = sight, _Sight(table, state, names)
+            bad = _move_leaks(table, before, sight, move)
+            if bad:
+                text = table.move_text(move)
+                raise ConformanceError(
+                    f"{at}: the move of seat {mover} {text!r} shows the others {bad}, "
+                    "hidden in a hand or the stock (its public JSON)"
+                )
+            step += 1
+        match.end_deal(state)
+    return checked
+
+
+def _check_view(table: Table, state: DealState, seat: int | None, sight: _Sight, at: str) -> None:
+    who = f"seat {seat}" if seat is not None else "the spectator (seat None)"
+    obs = table.observe(state, seat) if seat is not None else table.spectate(state)
+    own = state.hands[seat] if seat is not None else []
+    if Counter(map(id, obs.hand)) != Counter(map(id, own)):
+        raise ConformanceError(f"{at}: {who}'s view holds {list(map(str, obs.hand))}, not its own hand")
+    bad = sight.beyond(seat, _named(sight.names, obs.to_json()))
+    if bad:
+        raise ConformanceError(f"{at}: {who} sees {bad}, hidden in another hand or the stock")
