@@ -27,6 +27,10 @@ a card of another hand or of the stock (copies counted, for two decks), and
 no move's public JSON (what the log, the printer and witnesses get) names a
 card hidden from the other seats.
 
+``check_determinism``: the same seed and bots play the same game twice, move
+for move, with the same scores (``record_playouts`` gives the record to
+compare across processes too).
+
 Hidden, for these checks, is what the core's contract says: the other hands
 and the stock (``cardcore_sample_state``); every other place of the state is
 public. Each check returns counts for the caller to assert on.
@@ -369,3 +373,57 @@ def _check_view(table: Table, state: DealState, seat: int | None, sight: _Sight,
     bad = sight.beyond(seat, _named(sight.names, obs.to_json()))
     if bad:
         raise ConformanceError(f"{at}: {who} sees {bad}, hidden in another hand or the stock")
+
+
+# ---- determinism ------------------------------------------------------------------------
+def record_playouts(
+    table: Table, deals: int, seed: int = 0, kinds: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """Play ``deals`` seeded deals and return, per deal, plain JSON data: the
+    dealt state (``dump_state``), every move's JSON and the deal's result
+    with the match's scores after it. Equal records mean the same games: what
+    ``check_determinism`` compares, and what a test may compare between two
+    processes (different ``PYTHONHASHSEED``)."""
+    out: list[dict[str, Any]] = []
+    for where, match, state, players in _deals(table, deals, seed, kinds):
+        dealt = table.dump_state(state)
+        played: list[dict[str, Any]] = []
+        while not table.is_deal_over(state):
+            moves, move = _choose(table, players, state, f"{where} move {len(played)}")
+            played.append(table.move_json(move))
+            table.apply(state, move, moves)
+        result = match.end_deal(state)
+        out.append(
+            {"dealt": dealt, "moves": played, "result": result.to_json(), "scores": list(match.scores)}
+        )
+    return out
+
+
+def check_determinism(table: Table, seed: int = 0, deals: int = 4, kinds: Sequence[str] | None = None) -> int:
+    """Play the same ``deals`` seeded deals twice in this process, with bots
+    made afresh from the same seed, and check that they are the same games:
+    the same deals dealt, the same moves (their JSON) one for one, the same
+    scores. A rule that draws on the global ``random``, the clock or anything
+    but the match's and the bots' RNGs is caught. Object ids and hash seeds
+    are the same within one process: compare ``record_playouts`` between two
+    processes for those. Raises ``ConformanceError`` at the first difference;
+    returns the moves compared."""
+    first = record_playouts(table, deals, seed, kinds)
+    second = record_playouts(table, deals, seed, kinds)
+    for number, (a, b) in enumerate(zip(first, second, strict=True), start=1):
+        where = f"seed {seed} deal {number}: the same seed and bots"
+        if a["dealt"] != b["dealt"]:
+            raise ConformanceError(f"{where} dealt two different deals (not deterministic)")
+        for i, (x, y) in enumerate(zip(a["moves"], b["moves"], strict=False)):
+            if x != y:
+                raise ConformanceError(
+                    f"{where} played {x.get('text')!r}, then {y.get('text')!r} "
+                    f"at move {i} (not deterministic)"
+                )
+        if len(a["moves"]) != len(b["moves"]):
+            raise ConformanceError(
+                f"{where} played {len(a['moves'])} moves, then {len(b['moves'])} (not deterministic)"
+            )
+        if a["result"] != b["result"] or a["scores"] != b["scores"]:
+            raise ConformanceError(f"{where} scored {a['result']}, then {b['result']} (not deterministic)")
+    return sum(len(d["moves"]) for d in first)

@@ -1,10 +1,12 @@
 """The conformance suite (cardcore/testing.py) fails when it should: purposely
 broken rules are caught, one for each check (dead ends, a field the JSON
-drops, a view or a move that shows a hidden card)."""
+drops, a view or a move that shows a hidden card, a game that is not
+deterministic)."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from conftest import position
@@ -14,6 +16,7 @@ from cardcore.hookspecs import hookimpl
 from cardcore.table import Table
 from cardcore.testing import (
     ConformanceError,
+    check_determinism,
     check_hidden_information,
     check_no_dead_end,
     check_random_playouts,
@@ -128,3 +131,24 @@ def test_copies_are_counted_and_texts_read(registry):
     assert leaks(t, s, None) == [top.name]
     plain = Table(registry.game("canasta"), 4)
     assert leaks(plain, s, None) == []  # the pile's top alone is in sight
+
+
+class ShuffledMoves:
+    """A broken house rule: lists the legal moves in an order drawn from the
+    global ``random`` (not the match's RNG)."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_legal_moves(self, state):
+        moves = yield
+        random.shuffle(moves)
+        return moves
+
+
+def test_a_game_that_is_not_deterministic_is_caught(registry):
+    broken = HouseRuleSpec("test.shuffled_moves", "paquet_voleur", "broken", ShuffledMoves())
+    t = Table(registry.game("paquet_voleur"), 3, house_rules=[broken])
+    with pytest.raises(
+        ConformanceError, match=r"deal 1: the same seed and bots played .* at move \d+ \(not deterministic\)"
+    ):
+        check_determinism(t, seed=1, deals=2)
+    check_determinism(Table(registry.game("paquet_voleur"), 3), seed=1, deals=2)  # the game itself is

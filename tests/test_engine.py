@@ -19,7 +19,7 @@ from cardcore.hookspecs import DiscoverySpec, TableSpec, hookimpl
 from cardcore.plugins import discover
 from cardcore.runner import Listener, make_players
 from cardcore.table import Table
-from cardcore.testing import ConformanceError, check_hidden_information
+from cardcore.testing import ConformanceError, check_determinism, check_hidden_information
 
 ROOT = Path(__file__).parent.parent
 
@@ -152,6 +152,15 @@ def test_registry_is_not_global():
     a, b = discover(), discover()
     assert a is not b and a.games.keys() == b.games.keys()
     assert discover(use_entry_points=False).games == {}
+
+
+@pytest.mark.parametrize("game,players,options", HIDDEN_INFO_TABLES)
+def test_same_seed_same_game_in_one_process(registry, game, players, options):
+    """The kit's ``check_determinism``: the same seed and bots, the same game
+    move for move (a greedy bot and random ones)."""
+    t = Table.from_names(registry, game, players, options)
+    kinds = ["greedy", *["random"] * (players - 1)]
+    assert check_determinism(t, seed=5, deals=2, kinds=kinds) > 0
 
 
 @pytest.mark.parametrize("game,players", [("paquet_voleur", 4), ("carrousel", 2), ("canasta", 3)])
