@@ -31,6 +31,12 @@ card hidden from the other seats.
 for move, with the same scores (``record_playouts`` gives the record to
 compare across processes too).
 
+``check_sampling``: ``cardcore_sample_state`` imagines only what the seat
+cannot see: a sample conserves the cards, leaves the seat's hand, his view,
+the spectator's view and everything but the hands and the stock as they are,
+keeps the sizes of the other hands and of the stock, shares no list with the
+real state and changes nothing of it; and the samples do vary.
+
 Hidden, for these checks, is what the core's contract says: the other hands
 and the stock (``cardcore_sample_state``); every other place of the state is
 public. Each check returns counts for the caller to assert on.
@@ -427,3 +433,112 @@ def check_determinism(table: Table, seed: int = 0, deals: int = 4, kinds: Sequen
         if a["result"] != b["result"] or a["scores"] != b["scores"]:
             raise ConformanceError(f"{where} scored {a['result']}, then {b['result']} (not deterministic)")
     return sum(len(d["moves"]) for d in first)
+
+
+# ---- sampling honesty ---------------------------------------------------------------------
+@dataclass
+class SamplingStats:
+    samples: int = 0  # samples checked
+    could_vary: int = 0  # of them, drawn where another hand could be imagined otherwise
+    varied: int = 0  # of those, samples where another hand differs from the truth
+
+
+def check_sampling(
+    table: Table,
+    deals: int,
+    seed: int = 0,
+    kinds: Sequence[str] | None = None,
+    every: int = 3,
+    on_sample: Callable[[DealState, int, DealState], Any] | None = None,
+) -> SamplingStats:
+    """Sampling honesty (``table.sample_state``, the determinization search
+    bots use). Over ``deals`` seeded deals, every ``every`` steps, for the
+    seat to act and the next one: a sample conserves the cards (each physical
+    copy once); leaves the seat's own hand (the same physical cards), the
+    seat's view, the spectator's view and the whole state but the hands and
+    the stock (``dump_state``) as they are; keeps the sizes of the other
+    hands and of the stock; shares no hand or stock list with the real state
+    and changes nothing of it (its JSON and every slot). And samples vary:
+    where another hand could be imagined otherwise (the other hands and the
+    stock hold two different cards or more), more than half the samples put
+    in some other hand cards it does not hold (a sampler that peeks, keeping
+    the real hands, fails). ``on_sample(state, seat, sample)`` takes a game's
+    own checks (the cards it knows an opponent holds kept there). Raises
+    ``ConformanceError`` naming the seat and the step; returns the counts."""
+    stats = SamplingStats()
+    rng = random.Random(f"{seed}/sampling")
+    for where, match, state, players in _deals(table, deals, seed, kinds):
+        step = 0
+        while not table.is_deal_over(state):
+            if step % every == 0:
+                for seat in sorted({state.to_act, (state.to_act + 1) % table.players}):
+                    sample = _check_sample(table, state, seat, rng, f"{where} step {step} seat {seat}", stats)
+                    if on_sample is not None:
+                        on_sample(state, seat, sample)
+            moves, move = _choose(table, players, state, f"{where} step {step}")
+            table.apply(state, move, moves)
+            step += 1
+        match.end_deal(state)
+    if stats.could_vary and stats.varied * 2 <= stats.could_vary:
+        raise ConformanceError(
+            f"seed {seed}: only {stats.varied} of {stats.could_vary} samples imagine another hand "
+            "otherwise than it is, where they could (does the sampler peek at the real hands?)"
+        )
+    return stats
+
+
+def _public_dump(dump: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in dump.items() if k not in ("hands", "stock")}
+
+
+def _check_sample(
+    table: Table, state: DealState, seat: int, rng: random.Random, where: str, stats: SamplingStats
+) -> DealState:
+    before, slots = table.dump_state(state), fingerprint(state)
+    view, public = table.observe(state, seat).to_json(), table.spectate(state).to_json()
+    sample = table.sample_state(state, seat, rng)
+    if table.dump_state(state) != before or fingerprint(state) != slots:
+        raise ConformanceError(f"{where}: sampling changed the real state")
+    if sample is state or sample.hands is state.hands or sample.stock is state.stock:
+        raise ConformanceError(f"{where}: the sample is the real state, or shares its hands or stock")
+    if any(a is b for a, b in zip(sample.hands, state.hands, strict=False)):
+        raise ConformanceError(f"{where}: the sample shares a hand (a list) with the real state")
+    cards = table.state_cards(sample)
+    if len({id(c) for c in cards}) != len(cards) or sorted(c.sort_key for c in cards) != sorted(
+        c.sort_key for c in table.deck
+    ):
+        raise ConformanceError(f"{where}: the sample does not hold every card of the deck once")
+    if [len(h) for h in sample.hands] != [len(h) for h in state.hands] or len(sample.stock) != len(
+        state.stock
+    ):
+        raise ConformanceError(
+            f"{where}: the sample's hands and stock hold {[len(h) for h in sample.hands]} and "
+            f"{len(sample.stock)} cards, not {[len(h) for h in state.hands]} and {len(state.stock)}"
+        )
+    if sample.hands[seat] != state.hands[seat]:
+        raise ConformanceError(
+            f"{where}: the sample changed the seat's own hand {list(map(str, state.hands[seat]))} "
+            f"into {list(map(str, sample.hands[seat]))}"
+        )
+    dumped = table.dump_state(sample)
+    changed = sorted(k for k, v in _public_dump(before).items() if dumped.get(k) != v)
+    changed += sorted(k for k in _public_dump(dumped) if k not in before)
+    if changed:
+        raise ConformanceError(
+            f"{where}: the sample changed {', '.join(changed)} (only hands and stock are unseen)"
+        )
+    if table.observe(sample, seat).to_json() != view:
+        raise ConformanceError(f"{where}: the seat's view of the sample is not its view of the deal")
+    if table.spectate(sample).to_json() != public:
+        raise ConformanceError(f"{where}: the spectator's view of the sample is not that of the deal")
+    stats.samples += 1
+    unseen = {c.name for i, h in enumerate(state.hands) if i != seat for c in h}
+    unseen.update(c.name for c in state.stock)
+    if len(unseen) > 1 and any(h for i, h in enumerate(state.hands) if i != seat):
+        stats.could_vary += 1
+        stats.varied += any(
+            Counter(c.name for c in a) != Counter(c.name for c in b)
+            for i, (a, b) in enumerate(zip(sample.hands, state.hands, strict=True))
+            if i != seat
+        )
+    return sample

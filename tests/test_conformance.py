@@ -1,7 +1,7 @@
 """The conformance suite (cardcore/testing.py) fails when it should: purposely
 broken rules are caught, one for each check (dead ends, a field the JSON
 drops, a view or a move that shows a hidden card, a game that is not
-deterministic)."""
+deterministic, samplers that peek or change what the seat knows)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import random
 import pytest
 from conftest import position
 
-from cardcore.game import HouseRuleSpec
+from cardcore.game import HouseRuleSpec, redeal_unseen
 from cardcore.hookspecs import hookimpl
 from cardcore.table import Table
 from cardcore.testing import (
@@ -20,6 +20,7 @@ from cardcore.testing import (
     check_hidden_information,
     check_no_dead_end,
     check_random_playouts,
+    check_sampling,
     leaks,
 )
 from cardcore_plugins.canasta import rules
@@ -152,3 +153,57 @@ def test_a_game_that_is_not_deterministic_is_caught(registry):
     ):
         check_determinism(t, seed=1, deals=2)
     check_determinism(Table(registry.game("paquet_voleur"), 3), seed=1, deals=2)  # the game itself is
+
+
+class PeekingSampler:
+    """A broken sampler: imagines every hand as it really is."""
+
+    @hookimpl
+    def cardcore_sample_state(self, state, seat, rng):
+        return state.clone()
+
+
+class HandChangingSampler:
+    """A broken sampler: redeals the seat's own hand with the rest."""
+
+    @hookimpl
+    def cardcore_sample_state(self, state, seat, rng):
+        return redeal_unseen(state, (seat + 1) % len(state.hands), rng)
+
+
+class InPlaceSampler:
+    """A broken sampler: redeals the real state instead of a copy."""
+
+    @hookimpl
+    def cardcore_sample_state(self, state, seat, rng):
+        sample = redeal_unseen(state, seat, rng)
+        state.hands[:], state.stock[:] = sample.hands, sample.stock
+        return sample
+
+
+class SizeChangingSampler:
+    """A broken sampler: deals the next seat one card more from the stock."""
+
+    @hookimpl
+    def cardcore_sample_state(self, state, seat, rng):
+        sample = redeal_unseen(state, seat, rng)
+        if sample.stock:
+            sample.hands[(seat + 1) % len(sample.hands)].append(sample.stock.pop())
+        return sample
+
+
+@pytest.mark.parametrize(
+    "sampler,problem",
+    [
+        (PeekingSampler, "samples imagine another hand otherwise .* peek"),
+        (HandChangingSampler, "the sample changed the seat's own hand"),
+        (InPlaceSampler, "sampling changed the real state"),
+        (SizeChangingSampler, "the sample's hands and stock hold"),
+    ],
+)
+@pytest.mark.parametrize("game,players", [("carrousel", 2), ("canasta", 4)])
+def test_a_dishonest_sampler_is_caught(registry, game, players, sampler, problem):
+    broken = HouseRuleSpec("test.sampler", game, "broken", sampler())
+    t = Table(registry.game(game), players, house_rules=[broken])
+    with pytest.raises(ConformanceError, match=problem):
+        check_sampling(t, deals=1, seed=2)
