@@ -1,6 +1,7 @@
 """A conformance suite any game or house rule can run in its own tests: a
 third-party game's author runs the same checks as the built-in games.
 
+``check_table(table)`` runs them all; each is also a function of its own.
 Every check plays seeded deals with the given bots (``kinds``, random bots by
 default), matches restarting as needed, and raises ``ConformanceError`` (an
 ``AssertionError``) naming the seed, the deal and what failed.
@@ -542,3 +543,33 @@ def _check_sample(
             if i != seat
         )
     return sample
+
+
+# ---- everything -------------------------------------------------------------------------
+@dataclass
+class TableReport:
+    """What ``check_table`` checked."""
+
+    playouts: PlayoutStats
+    views: int  # observations checked by check_hidden_information
+    moves_replayed: int  # moves compared by check_determinism
+    sampling: SamplingStats
+
+
+def check_table(
+    table: Table, deals: int = 10, seed: int = 0, kinds: Sequence[str] | None = None
+) -> TableReport:
+    """The whole conformance suite in one call, what a game's or a house
+    rule's test runs: ``deals`` seeded deals of each of random playouts
+    (conservation, legality, JSON round trip, clone independence, scores, no
+    dead ends: ``check_random_playouts``), hidden information
+    (``check_hidden_information``), determinism (``check_determinism``) and
+    sampling honesty (``check_sampling``), with the bots ``kinds`` (random
+    bots by default). Raises ``ConformanceError`` at the first failure;
+    returns what each check counted."""
+    return TableReport(
+        playouts=check_random_playouts(table, deals, seed, kinds),
+        views=check_hidden_information(table, deals, seed, kinds),
+        moves_replayed=check_determinism(table, seed, deals, kinds),
+        sampling=check_sampling(table, deals, seed, kinds),
+    )

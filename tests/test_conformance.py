@@ -21,6 +21,7 @@ from cardcore.testing import (
     check_no_dead_end,
     check_random_playouts,
     check_sampling,
+    check_table,
     leaks,
 )
 from cardcore_plugins.canasta import rules
@@ -207,3 +208,16 @@ def test_a_dishonest_sampler_is_caught(registry, game, players, sampler, problem
     t = Table(registry.game(game), players, house_rules=[broken])
     with pytest.raises(ConformanceError, match=problem):
         check_sampling(t, deals=1, seed=2)
+
+
+@pytest.mark.parametrize(
+    "game,players,rule", [("paquet_voleur", 3, []), ("carrousel", 4, ["carrousel.free_trail"])]
+)
+def test_the_whole_suite_in_one_call(registry, game, players, rule):
+    """What a third-party game's or house rule's test runs: every check passes
+    on the built-in games, and each counted something."""
+    t = Table.from_names(registry, game, players, {}, rule)
+    report = check_table(t, deals=2, seed=1)
+    assert report.playouts.deals == 2 and report.playouts.moves > 0
+    assert report.views > 0 and report.moves_replayed > 0
+    assert report.sampling.samples > 0 and report.sampling.varied > 0
