@@ -1,7 +1,12 @@
-"""A conformance suite any game or house rule can run in its own tests.
+"""A conformance suite any game or house rule can run in its own tests: a
+third-party game's author runs the same checks as the built-in games.
 
-``check_random_playouts`` plays seeded deals with the given bots and checks, at
-every step, what must hold for every game:
+``check_table(table)`` runs them all; each is also a function of its own.
+Every check plays seeded deals with the given bots (``kinds``, random bots by
+default), matches restarting as needed, and raises ``ConformanceError`` (an
+``AssertionError``) naming the seed, the deal and what failed.
+
+``check_random_playouts`` checks, at every step, what must hold for every game:
 
 * card conservation: the cards of the state are exactly the deck's, each
   physical copy once (``cardcore_state_cards``);
@@ -18,29 +23,52 @@ every step, what must hold for every game:
   (``DealState.turn``), in which each decision of another seat within the turn
   (Canasta's partner answering "May I go out?") must leave him a way.
 
-It returns counts for the caller to assert on.
+``check_hidden_information``: no seat's observation, nor a spectator's, names
+a card of another hand or of the stock (copies counted, for two decks), and
+no move's public JSON (what the log, the printer and witnesses get) names a
+card hidden from the other seats.
+
+``check_determinism``: the same seed and bots play the same game twice, move
+for move, with the same scores (``record_playouts`` gives the record to
+compare across processes too).
+
+``check_sampling``: ``cardcore_sample_state`` imagines only what the seat
+cannot see: a sample conserves the cards, leaves the seat's hand, his view,
+the spectator's view and everything but the hands and the stock as they are,
+keeps the sizes of the other hands and of the stock, shares no list with the
+real state and changes nothing of it; and the samples do vary.
+
+Hidden, for these checks, is what the core's contract says: the other hands
+and the stock (``cardcore_sample_state``); every other place of the state is
+public. Each check returns counts for the caller to assert on.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardcore.cards import Card
 from cardcore.game import DealState
-from cardcore.match import DealResult
+from cardcore.match import DealResult, Match
+from cardcore.moves import Move
+from cardcore.players import Player
 from cardcore.runner import make_players
 from cardcore.table import Table
 
 
 class ConformanceError(AssertionError):
-    pass
+    """A conformance check failed: the message names the seed, the deal and what."""
 
 
 @dataclass
 class PlayoutStats:
+    """What ``check_random_playouts`` played and searched."""
+
     deals: int = 0
     moves: int = 0
     max_moves_listed: int = 0
@@ -123,6 +151,37 @@ def _check_cards(table: Table, state: DealState, where: str) -> None:
         raise ConformanceError(f"{where}: cards not conserved")
 
 
+def _deals(
+    table: Table, deals: int, seed: int, kinds: Sequence[str] | None
+) -> Iterator[tuple[str, Match, DealState, list[Player]]]:
+    """``deals`` deals of seeded matches (restarted as needed): yields each new
+    deal's (where, match, state, players); the caller plays it and ends it
+    (``match.end_deal``) before asking for the next."""
+    players = make_players(table, list(kinds or ["random"] * table.players), seed)
+    master = random.Random(seed)
+    match: Match = table.new_match(master.getrandbits(63))
+    for number in range(1, deals + 1):
+        if match.over:
+            match = table.new_match(master.getrandbits(63))
+        yield f"seed {seed} deal {number}", match, match.start_deal(), players
+
+
+def _choose(table: Table, players: Sequence[Player], state: DealState, where: str) -> tuple[list[Move], Move]:
+    """The legal moves (checked: a list, never empty, no duplicates) and the
+    move the bot to act picks among them (checked: one of them)."""
+    moves = table.legal_moves(state)
+    if not moves:
+        raise ConformanceError(f"{where}: no legal move but the deal is not over")
+    if len(set(moves)) != len(moves):
+        raise ConformanceError(f"{where}: duplicate legal moves")
+    player = players[state.to_act]
+    obs = table.observe(state, state.to_act) if player.needs_observation else None
+    move = player.choose(obs, tuple(moves))
+    if move not in moves:
+        raise ConformanceError(f"{where}: the bot played an illegal move {move}")
+    return moves, move
+
+
 def check_random_playouts(
     table: Table,
     deals: int,
@@ -133,56 +192,28 @@ def check_random_playouts(
     on_move: Callable[[DealState, Any], Any] | None = None,
     dead_ends: bool = True,
 ) -> PlayoutStats:
-    """Play ``deals`` deals (matches restart as needed) and check the invariants.
+    """Play ``deals`` deals (matches restart as needed) and check the
+    invariants of the module's docstring: conservation, legality, the JSON
+    round trip every ``round_trip_every`` steps, clone independence, scores
+    for every side and no dead ends. Returns the deals, moves and positions
+    searched.
 
     ``on_move(state, move)`` is called before each move is applied and
     ``on_deal(state, result)`` after each deal, for a game's own checks;
     ``dead_ends=False`` skips the no-dead-end search (the slowest check)."""
-    kinds = list(kinds or ["random"] * table.players)
-    players = make_players(table, kinds, seed)
-    master = random.Random(seed)
     stats = PlayoutStats()
-    match = table.new_match(master.getrandbits(63))
-    while stats.deals < deals:
-        if match.over:
-            match = table.new_match(master.getrandbits(63))
-        state = match.start_deal()
-        where = f"seed {seed} deal {stats.deals + 1}"
+    for where, match, state, players in _deals(table, deals, seed, kinds):
         _check_cards(table, state, where)
         step = 0
         while not table.is_deal_over(state):
-            moves = table.legal_moves(state)
-            if not moves:
-                raise ConformanceError(f"{where}: no legal move but the deal is not over")
-            if len(set(moves)) != len(moves):
-                raise ConformanceError(f"{where}: duplicate legal moves")
+            moves, move = _choose(table, players, state, where)
             stats.max_moves_listed = max(stats.max_moves_listed, len(moves))
-            player = players[state.to_act]
-            obs = table.observe(state, state.to_act) if player.needs_observation else None
-            move = player.choose(obs, moves)
-            if move not in moves:
-                raise ConformanceError(f"{where}: the bot played an illegal move {move}")
             if dead_ends:
                 stats.turn_searches += check_no_dead_end(table, state, moves, where)
             if on_move is not None:
                 on_move(state, move)
             if step % round_trip_every == 0:
-                dumped = table.dump_state(state)
-                again = table.load_state(dumped)
-                if table.dump_state(again) != dumped:
-                    raise ConformanceError(f"{where}: JSON round trip changed the state")
-                lost = [k for k, v in fingerprint(state).items() if fingerprint(again).get(k) != v]
-                if lost:
-                    raise ConformanceError(f"{where}: JSON round trip lost {', '.join(lost)}")
-                # copies of one card (two decks) are interchangeable: compare by notation
-                if [table.move_json(m) for m in table.legal_moves(again)] != [
-                    table.move_json(m) for m in moves
-                ]:
-                    raise ConformanceError(f"{where}: round trip changed the legal moves")
-                twin = state.clone()
-                table.apply(twin, move, moves)
-                if table.dump_state(state) != dumped:
-                    raise ConformanceError(f"{where}: playing on a clone changed the original")
+                _check_round_trip(table, state, moves, move, where)
             table.apply(state, move, moves)
             _check_cards(table, state, where)
             step += 1
@@ -194,3 +225,351 @@ def check_random_playouts(
             on_deal(state, result)
         stats.deals += 1
     return stats
+
+
+def _check_round_trip(table: Table, state: DealState, moves: list[Move], move: Move, where: str) -> None:
+    dumped = table.dump_state(state)
+    again = table.load_state(dumped)
+    if table.dump_state(again) != dumped:
+        raise ConformanceError(f"{where}: JSON round trip changed the state")
+    lost = [k for k, v in fingerprint(state).items() if fingerprint(again).get(k) != v]
+    if lost:
+        raise ConformanceError(f"{where}: JSON round trip lost {', '.join(lost)}")
+    # copies of one card (two decks) are interchangeable: compare by notation
+    if [table.move_json(m) for m in table.legal_moves(again)] != [table.move_json(m) for m in moves]:
+        raise ConformanceError(f"{where}: round trip changed the legal moves")
+    twin = state.clone()
+    table.apply(twin, move, moves)
+    if table.dump_state(state) != dumped:
+        raise ConformanceError(f"{where}: playing on a clone changed the original")
+
+
+# ---- hidden information -------------------------------------------------------------------
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def named_cards(table: Table, value: Any) -> Counter[str]:
+    """How many times JSON data ``value`` names each card of the deck: a string
+    that is a card's name names it once, a longer text each card it names
+    (``"pair 5H takes 5C"``)."""
+    return _named(frozenset(c.name for c in table.deck), value)
+
+
+def _named(names: frozenset[str], value: Any) -> Counter[str]:
+    out: Counter[str] = Counter()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, str):
+            if v in names:
+                out[v] += 1
+            else:
+                out.update(t for t in _TOKEN.findall(v) if t in names)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+
+    walk(value)
+    return out
+
+
+class _Sight:
+    """Who may see how many copies of each card of one state: a copy is hidden
+    from a seat in another seat's hand or in the stock."""
+
+    def __init__(self, table: Table, state: DealState, names: frozenset[str] | None = None) -> None:
+        self.names = names if names is not None else frozenset(c.name for c in table.deck)
+        self.total = Counter(c.name for c in table.deck)
+        self.hands = [Counter(c.name for c in h) for h in state.hands]
+        # the cards in a hand or in the stock, by id
+        self.closed_ids = {id(c): c.name for h in (*state.hands, state.stock) for c in h}
+        self.closed = Counter(self.closed_ids.values())
+
+    def visible(self, seat: int | None, name: str) -> int:
+        """The copies of ``name`` that ``seat`` (None: a spectator) may see."""
+        own = self.hands[seat][name] if seat is not None else 0
+        return self.total[name] - self.closed[name] + own
+
+    def beyond(self, seat: int | None, named: Counter[str]) -> list[str]:
+        """The cards of ``named`` named more often than ``seat`` may see them."""
+        return sorted(n for n, k in named.items() if k > self.visible(seat, n))
+
+
+def visible_copies(table: Table, state: DealState, seat: int | None) -> Counter[str]:
+    """How many copies of each card ``seat`` (None: a spectator) may see: the
+    copies that are neither in another seat's hand nor in the stock."""
+    sight = _Sight(table, state)
+    return Counter({n: sight.visible(seat, n) for n in sight.total})
+
+
+def leaks(table: Table, state: DealState, seat: int | None) -> list[str]:
+    """The cards ``seat``'s observation (a spectator's if None) names beyond
+    what it may see: for each name, the copies the view names must fit in the
+    copies that are neither in another hand nor in the stock (two decks:
+    counted). A view naming one visible card twice counts it twice."""
+    sight = _Sight(table, state)
+    view = (table.observe(state, seat) if seat is not None else table.spectate(state)).to_json()
+    return sight.beyond(seat, _named(sight.names, view))
+
+
+def move_leaks(table: Table, before: DealState, after: DealState, move: Move) -> list[str]:
+    """The cards the public JSON of ``move`` (``table.move_json(move)``, what
+    the log, the printer and witnesses get) names while they are hidden from
+    the other seats: each copy named must be in no hand and not in the stock
+    before the move (``before``, a clone of the state: a pile taken) or after
+    it (``after``: a card played from the hand). A card drawn from the stock
+    into a hand, say, may not be named. Its text and its fields are counted
+    apart (each may name the same card)."""
+    return _move_leaks(table, _Sight(table, before), _Sight(table, after), move)
+
+
+def _move_leaks(table: Table, before: _Sight, after: _Sight, move: Move) -> list[str]:
+    data = table.move_json(move)
+    named = _named(before.names, data.get("text", ""))
+    named |= _named(before.names, {k: v for k, v in data.items() if k != "text"})
+    # the copies hidden both before and after the move may not be named
+    closed = Counter(n for i, n in before.closed_ids.items() if i in after.closed_ids)
+    return sorted(n for n, k in named.items() if k > before.total[n] - closed[n])
+
+
+def check_hidden_information(
+    table: Table, deals: int, seed: int = 0, kinds: Sequence[str] | None = None
+) -> int:
+    """Play ``deals`` seeded deals and check, at every step, that each seat's
+    observation holds exactly its own hand and names no card of another hand
+    or of the stock, that the spectator's (``table.spectate``) holds no hand
+    and names no card of any hand or of the stock (copies counted: with two
+    decks a seat may hold one 5H and see the other on the table), and that
+    each move's public JSON names no card hidden from the other seats
+    (``move_leaks``). Raises ``ConformanceError`` naming the seat, the step
+    and the cards; returns the views checked."""
+    checked = 0
+    names = frozenset(c.name for c in table.deck)
+    for where, match, state, players in _deals(table, deals, seed, kinds):
+        step = 0
+        sight = _Sight(table, state, names)
+        while not table.is_deal_over(state):
+            at = f"{where} step {step}"
+            for seat in [*range(table.players), None]:
+                _check_view(table, state, seat, sight, at)
+                checked += 1
+            moves, move = _choose(table, players, state, at)
+            mover = state.to_act
+            table.apply(state, move, moves)
+            before, sight = sight, _Sight(table, state, names)
+            bad = _move_leaks(table, before, sight, move)
+            if bad:
+                text = table.move_text(move)
+                raise ConformanceError(
+                    f"{at}: the move of seat {mover} {text!r} shows the others {bad}, "
+                    "hidden in a hand or the stock (its public JSON)"
+                )
+            step += 1
+        match.end_deal(state)
+    return checked
+
+
+def _check_view(table: Table, state: DealState, seat: int | None, sight: _Sight, at: str) -> None:
+    who = f"seat {seat}" if seat is not None else "the spectator (seat None)"
+    obs = table.observe(state, seat) if seat is not None else table.spectate(state)
+    own = state.hands[seat] if seat is not None else []
+    if Counter(map(id, obs.hand)) != Counter(map(id, own)):
+        raise ConformanceError(f"{at}: {who}'s view holds {list(map(str, obs.hand))}, not its own hand")
+    bad = sight.beyond(seat, _named(sight.names, obs.to_json()))
+    if bad:
+        raise ConformanceError(f"{at}: {who} sees {bad}, hidden in another hand or the stock")
+
+
+# ---- determinism ------------------------------------------------------------------------
+def record_playouts(
+    table: Table, deals: int, seed: int = 0, kinds: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """Play ``deals`` seeded deals and return, per deal, plain JSON data: the
+    dealt state (``dump_state``), every move's JSON and the deal's result
+    with the match's scores after it. Equal records mean the same games: what
+    ``check_determinism`` compares, and what a test may compare between two
+    processes (different ``PYTHONHASHSEED``)."""
+    out: list[dict[str, Any]] = []
+    for where, match, state, players in _deals(table, deals, seed, kinds):
+        dealt = table.dump_state(state)
+        played: list[dict[str, Any]] = []
+        while not table.is_deal_over(state):
+            moves, move = _choose(table, players, state, f"{where} move {len(played)}")
+            played.append(table.move_json(move))
+            table.apply(state, move, moves)
+        result = match.end_deal(state)
+        out.append(
+            {"dealt": dealt, "moves": played, "result": result.to_json(), "scores": list(match.scores)}
+        )
+    return out
+
+
+def check_determinism(table: Table, seed: int = 0, deals: int = 4, kinds: Sequence[str] | None = None) -> int:
+    """Play the same ``deals`` seeded deals twice in this process, with bots
+    made afresh from the same seed, and check that they are the same games:
+    the same deals dealt, the same moves (their JSON) one for one, the same
+    scores. A rule that draws on the global ``random``, the clock or anything
+    but the match's and the bots' RNGs is caught. Object ids and hash seeds
+    are the same within one process: compare ``record_playouts`` between two
+    processes for those. Raises ``ConformanceError`` at the first difference;
+    returns the moves compared."""
+    first = record_playouts(table, deals, seed, kinds)
+    second = record_playouts(table, deals, seed, kinds)
+    for number, (a, b) in enumerate(zip(first, second, strict=True), start=1):
+        where = f"seed {seed} deal {number}: the same seed and bots"
+        if a["dealt"] != b["dealt"]:
+            raise ConformanceError(f"{where} dealt two different deals (not deterministic)")
+        for i, (x, y) in enumerate(zip(a["moves"], b["moves"], strict=False)):
+            if x != y:
+                raise ConformanceError(
+                    f"{where} played {x.get('text')!r}, then {y.get('text')!r} "
+                    f"at move {i} (not deterministic)"
+                )
+        if len(a["moves"]) != len(b["moves"]):
+            raise ConformanceError(
+                f"{where} played {len(a['moves'])} moves, then {len(b['moves'])} (not deterministic)"
+            )
+        if a["result"] != b["result"] or a["scores"] != b["scores"]:
+            raise ConformanceError(f"{where} scored {a['result']}, then {b['result']} (not deterministic)")
+    return sum(len(d["moves"]) for d in first)
+
+
+# ---- sampling honesty ---------------------------------------------------------------------
+@dataclass
+class SamplingStats:
+    samples: int = 0  # samples checked
+    could_vary: int = 0  # of them, drawn where another hand could be imagined otherwise
+    varied: int = 0  # of those, samples where another hand differs from the truth
+
+
+def check_sampling(
+    table: Table,
+    deals: int,
+    seed: int = 0,
+    kinds: Sequence[str] | None = None,
+    every: int = 3,
+    on_sample: Callable[[DealState, int, DealState], Any] | None = None,
+) -> SamplingStats:
+    """Sampling honesty (``table.sample_state``, the determinization search
+    bots use). Over ``deals`` seeded deals, every ``every`` steps, for the
+    seat to act and the next one: a sample conserves the cards (each physical
+    copy once); leaves the seat's own hand (the same physical cards), the
+    seat's view, the spectator's view and the whole state but the hands and
+    the stock (``dump_state``) as they are; keeps the sizes of the other
+    hands and of the stock; shares no hand or stock list with the real state
+    and changes nothing of it (its JSON and every slot). And samples vary:
+    where another hand could be imagined otherwise (the other hands and the
+    stock hold two different cards or more), more than half the samples put
+    in some other hand cards it does not hold (a sampler that peeks, keeping
+    the real hands, fails). ``on_sample(state, seat, sample)`` takes a game's
+    own checks (the cards it knows an opponent holds kept there). Raises
+    ``ConformanceError`` naming the seat and the step; returns the counts."""
+    stats = SamplingStats()
+    rng = random.Random(f"{seed}/sampling")
+    for where, match, state, players in _deals(table, deals, seed, kinds):
+        step = 0
+        while not table.is_deal_over(state):
+            if step % every == 0:
+                for seat in sorted({state.to_act, (state.to_act + 1) % table.players}):
+                    sample = _check_sample(table, state, seat, rng, f"{where} step {step} seat {seat}", stats)
+                    if on_sample is not None:
+                        on_sample(state, seat, sample)
+            moves, move = _choose(table, players, state, f"{where} step {step}")
+            table.apply(state, move, moves)
+            step += 1
+        match.end_deal(state)
+    if stats.could_vary and stats.varied * 2 <= stats.could_vary:
+        raise ConformanceError(
+            f"seed {seed}: only {stats.varied} of {stats.could_vary} samples imagine another hand "
+            "otherwise than it is, where they could (does the sampler peek at the real hands?)"
+        )
+    return stats
+
+
+def _public_dump(dump: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in dump.items() if k not in ("hands", "stock")}
+
+
+def _check_sample(
+    table: Table, state: DealState, seat: int, rng: random.Random, where: str, stats: SamplingStats
+) -> DealState:
+    before, slots = table.dump_state(state), fingerprint(state)
+    view, public = table.observe(state, seat).to_json(), table.spectate(state).to_json()
+    sample = table.sample_state(state, seat, rng)
+    if table.dump_state(state) != before or fingerprint(state) != slots:
+        raise ConformanceError(f"{where}: sampling changed the real state")
+    if sample is state or sample.hands is state.hands or sample.stock is state.stock:
+        raise ConformanceError(f"{where}: the sample is the real state, or shares its hands or stock")
+    if any(a is b for a, b in zip(sample.hands, state.hands, strict=False)):
+        raise ConformanceError(f"{where}: the sample shares a hand (a list) with the real state")
+    cards = table.state_cards(sample)
+    if len({id(c) for c in cards}) != len(cards) or sorted(c.sort_key for c in cards) != sorted(
+        c.sort_key for c in table.deck
+    ):
+        raise ConformanceError(f"{where}: the sample does not hold every card of the deck once")
+    if [len(h) for h in sample.hands] != [len(h) for h in state.hands] or len(sample.stock) != len(
+        state.stock
+    ):
+        raise ConformanceError(
+            f"{where}: the sample's hands and stock hold {[len(h) for h in sample.hands]} and "
+            f"{len(sample.stock)} cards, not {[len(h) for h in state.hands]} and {len(state.stock)}"
+        )
+    if sample.hands[seat] != state.hands[seat]:
+        raise ConformanceError(
+            f"{where}: the sample changed the seat's own hand {list(map(str, state.hands[seat]))} "
+            f"into {list(map(str, sample.hands[seat]))}"
+        )
+    dumped = table.dump_state(sample)
+    changed = sorted(k for k, v in _public_dump(before).items() if dumped.get(k) != v)
+    changed += sorted(k for k in _public_dump(dumped) if k not in before)
+    if changed:
+        raise ConformanceError(
+            f"{where}: the sample changed {', '.join(changed)} (only hands and stock are unseen)"
+        )
+    if table.observe(sample, seat).to_json() != view:
+        raise ConformanceError(f"{where}: the seat's view of the sample is not its view of the deal")
+    if table.spectate(sample).to_json() != public:
+        raise ConformanceError(f"{where}: the spectator's view of the sample is not that of the deal")
+    stats.samples += 1
+    unseen = {c.name for i, h in enumerate(state.hands) if i != seat for c in h}
+    unseen.update(c.name for c in state.stock)
+    if len(unseen) > 1 and any(h for i, h in enumerate(state.hands) if i != seat):
+        stats.could_vary += 1
+        stats.varied += any(
+            Counter(c.name for c in a) != Counter(c.name for c in b)
+            for i, (a, b) in enumerate(zip(sample.hands, state.hands, strict=True))
+            if i != seat
+        )
+    return sample
+
+
+# ---- everything -------------------------------------------------------------------------
+@dataclass
+class TableReport:
+    """What ``check_table`` checked."""
+
+    playouts: PlayoutStats
+    views: int  # observations checked by check_hidden_information
+    moves_replayed: int  # moves compared by check_determinism
+    sampling: SamplingStats
+
+
+def check_table(
+    table: Table, deals: int = 10, seed: int = 0, kinds: Sequence[str] | None = None
+) -> TableReport:
+    """The whole conformance suite in one call, what a game's or a house
+    rule's test runs: ``deals`` seeded deals of each of random playouts
+    (conservation, legality, JSON round trip, clone independence, scores, no
+    dead ends: ``check_random_playouts``), hidden information
+    (``check_hidden_information``), determinism (``check_determinism``) and
+    sampling honesty (``check_sampling``), with the bots ``kinds`` (random
+    bots by default). Raises ``ConformanceError`` at the first failure;
+    returns what each check counted."""
+    return TableReport(
+        playouts=check_random_playouts(table, deals, seed, kinds),
+        views=check_hidden_information(table, deals, seed, kinds),
+        moves_replayed=check_determinism(table, seed, deals, kinds),
+        sampling=check_sampling(table, deals, seed, kinds),
+    )

@@ -19,67 +19,19 @@ from cardcore.hookspecs import DiscoverySpec, TableSpec, hookimpl
 from cardcore.plugins import discover
 from cardcore.runner import Listener, make_players
 from cardcore.table import Table
+from cardcore.testing import ConformanceError, check_determinism, check_hidden_information
 
 ROOT = Path(__file__).parent.parent
-
-
-def leaks(table, state, seat) -> list[str]:
-    """Card names in ``seat``'s view (a spectator's if None) beyond what it may
-    see: for each name, the copies named in the view must fit in the copies
-    that are neither in another hand nor in the stock (two decks: count)."""
-    from collections import Counter
-
-    view = table.observe(state, seat).to_json()
-    deck_names = {c.name for c in table.deck}
-    named: Counter[str] = Counter()
-
-    def walk(value) -> None:
-        if isinstance(value, str) and value in deck_names:
-            named[value] += 1
-        elif isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-
-    walk(view)
-    total = Counter(c.name for c in table.deck)
-    hidden = Counter(c.name for i, h in enumerate(state.hands) if i != seat for c in h)
-    hidden += Counter(c.name for c in state.stock)
-    return [n for n, k in named.items() if k > total[n] - hidden[n]]
 
 
 HIDDEN_INFO_TABLES = EVERY_TABLE
 
 
-def check_hidden_information(table, deals: int, seed: int) -> int:
-    """Random playouts: at every step every seat's view and the spectator's
-    name no card of another hand or of the stock. Returns the views checked."""
-    bots = make_players(table, ["random"] * table.players, seed)
-    checked = 0
-    match = table.new_match(seed)
-    for _ in range(deals):
-        if match.over:
-            match = table.new_match(seed + 1)
-        s = match.start_deal()
-        while not table.is_deal_over(s):
-            for seat in [*range(table.players), None]:
-                bad = leaks(table, s, seat)
-                assert not bad, f"seat {seat} sees {bad}"
-                checked += 1
-            obs = table.observe(s, s.to_act)
-            assert obs.hand == tuple(s.hands[s.to_act]) and table.spectate(s).hand == ()
-            moves = table.legal_moves(s)
-            table.apply(s, bots[s.to_act].choose(None, moves), moves)
-        match.end_deal(s)
-    return checked
-
-
 @pytest.mark.parametrize("game,players,options", HIDDEN_INFO_TABLES)
 def test_views_hide_other_hands_and_the_stock(registry, game, players, options):
-    """Hidden information: a seat sees its own hand, never another's, nor the
-    stock; a spectator sees no hand."""
+    """Hidden information (the kit's ``check_hidden_information``): a seat sees
+    its own hand, never another's, nor the stock; a spectator sees no hand;
+    no move's public JSON names a card hidden from the others."""
     t = Table.from_names(registry, game, players, options)
     assert check_hidden_information(t, deals=2, seed=3) > 0
 
@@ -99,7 +51,7 @@ class LeakyView:
 def test_a_leaky_view_is_caught(registry, game):
     leaky = HouseRuleSpec("test.leaky", game, "broken", LeakyView())
     t = Table(registry.game(game), 2 if game == "paquet_voleur" else 4, house_rules=[leaky])
-    with pytest.raises(AssertionError, match="sees"):
+    with pytest.raises(ConformanceError, match=r"deal 1 step \d+: seat \d sees \['\w+'\]"):
         check_hidden_information(t, deals=1, seed=3)
 
 
@@ -200,6 +152,15 @@ def test_registry_is_not_global():
     a, b = discover(), discover()
     assert a is not b and a.games.keys() == b.games.keys()
     assert discover(use_entry_points=False).games == {}
+
+
+@pytest.mark.parametrize("game,players,options", HIDDEN_INFO_TABLES)
+def test_same_seed_same_game_in_one_process(registry, game, players, options):
+    """The kit's ``check_determinism``: the same seed and bots, the same game
+    move for move (a greedy bot and random ones)."""
+    t = Table.from_names(registry, game, players, options)
+    kinds = ["greedy", *["random"] * (players - 1)]
+    assert check_determinism(t, seed=5, deals=2, kinds=kinds) > 0
 
 
 @pytest.mark.parametrize("game,players", [("paquet_voleur", 4), ("carrousel", 2), ("canasta", 3)])
@@ -306,51 +267,35 @@ def test_bot_specs_with_options(registry):
 
 @pytest.mark.parametrize("game,players,options", HIDDEN_INFO_TABLES)
 def test_players_follow_the_public_history(registry, game, players, options):
-    """A player with ``witness`` sees every move in its public form, and that
-    form names no card hidden from the others when it is played."""
-    from collections import Counter
-
-    from cardcore.runner import make_players, play_deal
+    """A player with ``witness`` sees every move in its public form,
+    ``table.move_json(move)``: the form ``check_hidden_information`` checks
+    names no card hidden from the others when it is played."""
+    from cardcore.runner import play_deal
 
     t = Table.from_names(registry, game, players, options)
-    events: list[dict] = []
-    hidden_named: list[str] = []
+    played: list[dict] = []
 
     class Witness:
         needs_observation = False
 
         def __init__(self, inner) -> None:
             self.inner = inner
+            self.events: list[dict] = []
 
         def choose(self, observation, moves):
             return self.inner.choose(observation, moves)
 
         def witness(self, event) -> None:
-            events.append(event)
+            self.events.append(event)
 
     bots = [Witness(p) for p in make_players(t, ["random"] * players, 4)]
     match = t.new_match(4)
 
     class Spy(Listener):
         def move(self, match, state, step) -> None:
-            data, seat = step.public, step.seat
-            names = Counter(c for key in ("card", "takes", "cards", "onto") for c in _names_of(data.get(key)))
-            hidden = Counter(c.name for c in state.stock)
-            hidden += Counter(c.name for i, h in enumerate(state.hands) if i != seat for c in h)
-            total = Counter(c.name for c in t.deck)
-            # after the move: a named card may be in the mover's hand (a pile taken), never hidden elsewhere
-            hidden_named.extend(n for n in names if names[n] > total[n] - hidden[n])
+            played.append({"event": "move", "seat": step.seat, "move": t.move_json(step.move)})
 
     play_deal(t, match, bots, [Spy()])
-    moves = [e for e in events if e["event"] == "move"]
-    assert events[0] == {"event": "deal_start", "dealer": match.deals[0].dealer}
-    assert moves and all(set(e) == {"event", "seat", "move"} for e in moves)
-    assert not hidden_named
-
-
-def _names_of(value) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [v for v in value if isinstance(v, str)]
+    for bot in bots:  # every seat follows every move
+        assert bot.events[0] == {"event": "deal_start", "dealer": match.deals[0].dealer}
+        assert bot.events[1:] == played and played
