@@ -22,7 +22,7 @@ from cardcore.decision import Checkpoint, Decision, Rewind, Step
 from cardcore.errors import PluginError, TableError
 from cardcore.game import DealState, Observation
 from cardcore.match import DealResult, Match
-from cardcore.moves import move_to_json
+from cardcore.moves import Move, move_to_json
 from cardcore.players import Player, legacy
 from cardcore.table import Table
 
@@ -39,16 +39,19 @@ class Listener:
     """Base of the engine's listeners; every method is optional.
 
     ``move(match, state, step)`` gets the engine's ``Step`` record of each
-    move (``state`` is after it); a listener that does not override ``move``
-    costs the loop nothing per move. ``wants_views = True`` asks for the
-    spectators' view and the move's events in each step (the printer and the
-    browser table show them)."""
+    move (``state`` is after it); ``before_move(match, state, moves, move)``
+    the move chosen, checked legal, before it is applied (the conformance
+    checks: ``state`` and ``moves`` are the engine's own and must not be
+    changed). A listener that overrides neither costs the loop nothing per
+    move. ``wants_views = True`` asks for the spectators' view and the move's
+    events in each step (the printer and the browser table show them)."""
 
     wants_views: ClassVar[bool] = False
 
     def match_start(self, match: Match, number: int) -> None: ...
     def chance(self, match: Match, event: dict[str, Any]) -> None: ...
     def deal_start(self, match: Match, state: DealState) -> None: ...
+    def before_move(self, match: Match, state: DealState, moves: list[Move], move: Move) -> None: ...
     def move(self, match: Match, state: DealState, step: Step) -> None: ...
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None: ...
     def match_end(self, match: Match) -> None: ...
@@ -180,6 +183,7 @@ def play_deal(
     for w in watchers:
         w.witness({"event": "deal_start", "dealer": match.dealer})
     readers = [lst for lst in listeners if type(lst).move is not Listener.move]
+    checkers = [lst for lst in listeners if type(lst).before_move is not Listener.before_move]
     steps = bool(readers or watchers)
     views = any(lst.wants_views for lst in readers)
     events_of = getattr(table.plugin, "events", None)
@@ -210,6 +214,8 @@ def play_deal(
             continue
         if move not in moves:
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
+        for lst in checkers:
+            lst.before_move(match, state, moves, move)
         apply_move(state, move)
         n += 1
         if n > MAX_MOVES:

@@ -48,16 +48,17 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardcore.cards import Card
+from cardcore.decision import Step
+from cardcore.errors import IllegalMoveError, PluginError
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move
-from cardcore.players import Player
-from cardcore.runner import make_players
+from cardcore.runner import Listener, make_players, play_deal
 from cardcore.table import Table
 
 
@@ -151,35 +152,42 @@ def _check_cards(table: Table, state: DealState, where: str) -> None:
         raise ConformanceError(f"{where}: cards not conserved")
 
 
-def _deals(
-    table: Table, deals: int, seed: int, kinds: Sequence[str] | None
-) -> Iterator[tuple[str, Match, DealState, list[Player]]]:
-    """``deals`` deals of seeded matches (restarted as needed): yields each new
-    deal's (where, match, state, players); the caller plays it and ends it
-    (``match.end_deal``) before asking for the next."""
+class _Checks(Listener):
+    """Base of the kit's checks: a listener of the engine's own loop
+    (``runner.play_deal``, as every game is played), told where it is."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.where = ""  # seed and deal
+        self.step = 0  # moves made in the deal
+
+    @property
+    def at(self) -> str:
+        return f"{self.where} step {self.step}"
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        self.step = 0
+
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        self.step += 1
+
+
+def _play(table: Table, deals: int, seed: int, kinds: Sequence[str] | None, check: _Checks) -> None:
+    """``deals`` deals of seeded matches (restarted as needed) played by the
+    engine's loop with ``check`` listening; the loop's own refusals (no legal
+    move while the deal goes on, a move not listed) become ``ConformanceError``
+    naming where."""
     players = make_players(table, list(kinds or ["random"] * table.players), seed)
     master = random.Random(seed)
     match: Match = table.new_match(master.getrandbits(63))
     for number in range(1, deals + 1):
         if match.over:
             match = table.new_match(master.getrandbits(63))
-        yield f"seed {seed} deal {number}", match, match.start_deal(), players
-
-
-def _choose(table: Table, players: Sequence[Player], state: DealState, where: str) -> tuple[list[Move], Move]:
-    """The legal moves (checked: a list, never empty, no duplicates) and the
-    move the bot to act picks among them (checked: one of them)."""
-    moves = table.legal_moves(state)
-    if not moves:
-        raise ConformanceError(f"{where}: no legal move but the deal is not over")
-    if len(set(moves)) != len(moves):
-        raise ConformanceError(f"{where}: duplicate legal moves")
-    player = players[state.to_act]
-    obs = table.observe(state, state.to_act) if player.needs_observation else None
-    move = player.choose(obs, tuple(moves))
-    if move not in moves:
-        raise ConformanceError(f"{where}: the bot played an illegal move {move}")
-    return moves, move
+        check.where = f"seed {seed} deal {number}"
+        try:
+            play_deal(table, match, players, [check])
+        except (PluginError, IllegalMoveError) as err:
+            raise ConformanceError(f"{check.at}: {err}") from None
 
 
 def check_random_playouts(
@@ -201,30 +209,54 @@ def check_random_playouts(
     ``on_move(state, move)`` is called before each move is applied and
     ``on_deal(state, result)`` after each deal, for a game's own checks;
     ``dead_ends=False`` skips the no-dead-end search (the slowest check)."""
-    stats = PlayoutStats()
-    for where, match, state, players in _deals(table, deals, seed, kinds):
-        _check_cards(table, state, where)
-        step = 0
-        while not table.is_deal_over(state):
-            moves, move = _choose(table, players, state, where)
-            stats.max_moves_listed = max(stats.max_moves_listed, len(moves))
-            if dead_ends:
-                stats.turn_searches += check_no_dead_end(table, state, moves, where)
-            if on_move is not None:
-                on_move(state, move)
-            if step % round_trip_every == 0:
-                _check_round_trip(table, state, moves, move, where)
-            table.apply(state, move, moves)
-            _check_cards(table, state, where)
-            step += 1
-        stats.moves += step
-        result = match.end_deal(state)
-        if len(result.sides) != len(table.sides):
-            raise ConformanceError(f"{where}: scores for {len(result.sides)} sides")
-        if on_deal is not None:
-            on_deal(state, result)
-        stats.deals += 1
-    return stats
+    check = _Playouts(table, round_trip_every, on_deal, on_move, dead_ends)
+    _play(table, deals, seed, kinds, check)
+    return check.stats
+
+
+class _Playouts(_Checks):
+    """``check_random_playouts``'s checks, at each step of the loop."""
+
+    def __init__(
+        self,
+        table: Table,
+        round_trip_every: int,
+        on_deal: Callable[[DealState, DealResult], Any] | None,
+        on_move: Callable[[DealState, Any], Any] | None,
+        dead_ends: bool,
+    ) -> None:
+        super().__init__(table)
+        self.round_trip_every = round_trip_every
+        self.on_deal, self.on_move, self.dead_ends = on_deal, on_move, dead_ends
+        self.stats = PlayoutStats()
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        super().deal_start(match, state)
+        _check_cards(self.table, state, self.where)
+
+    def before_move(self, match: Match, state: DealState, moves: list[Move], move: Move) -> None:
+        table, stats, where = self.table, self.stats, self.where
+        if len(set(moves)) != len(moves):
+            raise ConformanceError(f"{where}: duplicate legal moves")
+        stats.max_moves_listed = max(stats.max_moves_listed, len(moves))
+        if self.dead_ends:
+            stats.turn_searches += check_no_dead_end(table, state, moves, where)
+        if self.on_move is not None:
+            self.on_move(state, move)
+        if self.step % self.round_trip_every == 0:
+            _check_round_trip(table, state, moves, move, where)
+
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        super().move(match, state, step)
+        _check_cards(self.table, state, self.where)
+        self.stats.moves += 1
+
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        if len(result.sides) != len(self.table.sides):
+            raise ConformanceError(f"{self.where}: scores for {len(result.sides)} sides")
+        if self.on_deal is not None:
+            self.on_deal(state, result)
+        self.stats.deals += 1
 
 
 def _check_round_trip(table: Table, state: DealState, moves: list[Move], move: Move, where: str) -> None:
@@ -322,11 +354,10 @@ def move_leaks(table: Table, before: DealState, after: DealState, move: Move) ->
     it (``after``: a card played from the hand). A card drawn from the stock
     into a hand, say, may not be named. Its text and its fields are counted
     apart (each may name the same card)."""
-    return _move_leaks(table, _Sight(table, before), _Sight(table, after), move)
+    return _move_leaks(_Sight(table, before), _Sight(table, after), table.move_json(move))
 
 
-def _move_leaks(table: Table, before: _Sight, after: _Sight, move: Move) -> list[str]:
-    data = table.move_json(move)
+def _move_leaks(before: _Sight, after: _Sight, data: dict[str, Any]) -> list[str]:
     named = _named(before.names, data.get("text", ""))
     named |= _named(before.names, {k: v for k, v in data.items() if k != "text"})
     # the copies hidden both before and after the move may not be named
@@ -345,30 +376,41 @@ def check_hidden_information(
     each move's public JSON names no card hidden from the other seats
     (``move_leaks``). Raises ``ConformanceError`` naming the seat, the step
     and the cards; returns the views checked."""
-    checked = 0
-    names = frozenset(c.name for c in table.deck)
-    for where, match, state, players in _deals(table, deals, seed, kinds):
-        step = 0
-        sight = _Sight(table, state, names)
-        while not table.is_deal_over(state):
-            at = f"{where} step {step}"
-            for seat in [*range(table.players), None]:
-                _check_view(table, state, seat, sight, at)
-                checked += 1
-            moves, move = _choose(table, players, state, at)
-            mover = state.to_act
-            table.apply(state, move, moves)
-            before, sight = sight, _Sight(table, state, names)
-            bad = _move_leaks(table, before, sight, move)
-            if bad:
-                text = table.move_text(move)
-                raise ConformanceError(
-                    f"{at}: the move of seat {mover} {text!r} shows the others {bad}, "
-                    "hidden in a hand or the stock (its public JSON)"
-                )
-            step += 1
-        match.end_deal(state)
-    return checked
+    check = _Hidden(table)
+    _play(table, deals, seed, kinds, check)
+    return check.checked
+
+
+class _Hidden(_Checks):
+    """``check_hidden_information``'s checks: every view before each move, the
+    move's public JSON after it."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
+        self.names = frozenset(c.name for c in table.deck)
+        self.checked = 0
+        self.sight: _Sight | None = None
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        super().deal_start(match, state)
+        self.sight = _Sight(self.table, state, self.names)
+
+    def before_move(self, match: Match, state: DealState, moves: list[Move], move: Move) -> None:
+        assert self.sight is not None
+        for seat in [*range(self.table.players), None]:
+            _check_view(self.table, state, seat, self.sight, self.at)
+            self.checked += 1
+
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        before, self.sight = self.sight, _Sight(self.table, state, self.names)
+        assert before is not None
+        bad = _move_leaks(before, self.sight, step.public)
+        if bad:
+            raise ConformanceError(
+                f"{self.at}: the move of seat {step.seat} {step.text!r} shows the others {bad}, "
+                "hidden in a hand or the stock (its public JSON)"
+            )
+        super().move(match, state, step)
 
 
 def _check_view(table: Table, state: DealState, seat: int | None, sight: _Sight, at: str) -> None:
@@ -391,19 +433,28 @@ def record_playouts(
     with the match's scores after it. Equal records mean the same games: what
     ``check_determinism`` compares, and what a test may compare between two
     processes (different ``PYTHONHASHSEED``)."""
-    out: list[dict[str, Any]] = []
-    for where, match, state, players in _deals(table, deals, seed, kinds):
-        dealt = table.dump_state(state)
-        played: list[dict[str, Any]] = []
-        while not table.is_deal_over(state):
-            moves, move = _choose(table, players, state, f"{where} move {len(played)}")
-            played.append(table.move_json(move))
-            table.apply(state, move, moves)
-        result = match.end_deal(state)
-        out.append(
-            {"dealt": dealt, "moves": played, "result": result.to_json(), "scores": list(match.scores)}
-        )
-    return out
+    check = _Record(table)
+    _play(table, deals, seed, kinds, check)
+    return check.out
+
+
+class _Record(_Checks):
+    """``record_playouts``: each deal dealt, its moves' JSON and its result."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(table)
+        self.out: list[dict[str, Any]] = []
+
+    def deal_start(self, match: Match, state: DealState) -> None:
+        super().deal_start(match, state)
+        self.out.append({"dealt": self.table.dump_state(state), "moves": []})
+
+    def move(self, match: Match, state: DealState, step: Step) -> None:
+        super().move(match, state, step)
+        self.out[-1]["moves"].append(step.public)
+
+    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        self.out[-1].update(result=result.to_json(), scores=list(match.scores))
 
 
 def check_determinism(table: Table, seed: int = 0, deals: int = 4, kinds: Sequence[str] | None = None) -> int:
@@ -466,26 +517,38 @@ def check_sampling(
     the real hands, fails). ``on_sample(state, seat, sample)`` takes a game's
     own checks (the cards it knows an opponent holds kept there). Raises
     ``ConformanceError`` naming the seat and the step; returns the counts."""
-    stats = SamplingStats()
-    rng = random.Random(f"{seed}/sampling")
-    for where, match, state, players in _deals(table, deals, seed, kinds):
-        step = 0
-        while not table.is_deal_over(state):
-            if step % every == 0:
-                for seat in sorted({state.to_act, (state.to_act + 1) % table.players}):
-                    sample = _check_sample(table, state, seat, rng, f"{where} step {step} seat {seat}", stats)
-                    if on_sample is not None:
-                        on_sample(state, seat, sample)
-            moves, move = _choose(table, players, state, f"{where} step {step}")
-            table.apply(state, move, moves)
-            step += 1
-        match.end_deal(state)
+    check = _Samples(table, random.Random(f"{seed}/sampling"), every, on_sample)
+    _play(table, deals, seed, kinds, check)
+    stats = check.stats
     if stats.could_vary and stats.varied * 2 <= stats.could_vary:
         raise ConformanceError(
             f"seed {seed}: only {stats.varied} of {stats.could_vary} samples imagine another hand "
             "otherwise than it is, where they could (does the sampler peek at the real hands?)"
         )
     return stats
+
+
+class _Samples(_Checks):
+    """``check_sampling``'s checks, every ``every`` steps, before the move."""
+
+    def __init__(
+        self,
+        table: Table,
+        rng: random.Random,
+        every: int,
+        on_sample: Callable[[DealState, int, DealState], Any] | None,
+    ) -> None:
+        super().__init__(table)
+        self.rng, self.every, self.on_sample = rng, every, on_sample
+        self.stats = SamplingStats()
+
+    def before_move(self, match: Match, state: DealState, moves: list[Move], move: Move) -> None:
+        if self.step % self.every:
+            return
+        for seat in sorted({state.to_act, (state.to_act + 1) % self.table.players}):
+            sample = _check_sample(self.table, state, seat, self.rng, f"{self.at} seat {seat}", self.stats)
+            if self.on_sample is not None:
+                self.on_sample(state, seat, sample)
 
 
 def _public_dump(dump: dict[str, Any]) -> dict[str, Any]:

@@ -282,8 +282,8 @@ def test_players_follow_the_public_history(registry, game, players, options):
             self.inner = inner
             self.events: list[dict] = []
 
-        def choose(self, observation, moves):
-            return self.inner.choose(observation, moves)
+        def choose(self, observation, moves, decision=None):
+            return self.inner.choose(observation, moves, decision)
 
         def witness(self, event) -> None:
             self.events.append(event)
