@@ -58,6 +58,23 @@ def run_bench(pythonpath: str | None, args: list[str]) -> list[dict[str, float]]
     return rows_of(start_bench(pythonpath, args))
 
 
+def _declare_builtins(shim: Path, tree: Path) -> None:
+    """A revision from before the built-in games were found as folders of
+    plugins/ finds them through entry points: a dist-info beside the shim
+    declares them (a later revision finds the folders and skips these)."""
+    dist = shim / "cardcore_bench_builtins-0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: cardcore-bench-builtins\nVersion: 0\n")
+    folders = sorted(p.parent.name for p in (tree / "plugins").glob("*/__init__.py"))
+    lines = ["[cardcore.games]", *(f"{g} = cardcore_plugins.{g}" for g in folders), "[cardcore.house_rules]"]
+    lines += [
+        f"{g} = cardcore_plugins.{g}.house_rules"
+        for g in folders
+        if (tree / "plugins" / g / "house_rules.py").exists()
+    ]
+    (dist / "entry_points.txt").write_text("\n".join(lines) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("revision", help="the git revision to compare the work tree with")
@@ -79,6 +96,7 @@ def main() -> None:
             shim.mkdir()
             (shim / "cardcore").symlink_to(tree / "cardcore")
             (shim / "cardcore_plugins").symlink_to(tree / "plugins")
+            _declare_builtins(shim, tree)
             runs: dict[str, list[list[dict[str, float]]]] = {"before": [], "after": []}
             for r in range(args.rounds):
                 if args.together:

@@ -72,14 +72,23 @@ class _TwoArguments:
         return move
 
 
+_TAKES_DECISION: dict[type, bool] = {}  # per class: whether ``choose`` takes the decision
+
+
 def legacy(player: Any) -> Any:
     """``player`` itself, or wrapped if its ``choose`` takes only
-    ``(observation, moves)``: it keeps working, with a one-line deprecation."""
-    try:
-        params = inspect.signature(player.choose).parameters.values()
-    except (AttributeError, TypeError, ValueError):  # no choose to inspect: the engine will say
-        return player
-    if any(p.kind is p.VAR_POSITIONAL for p in params) or len(params) >= 3:
+    ``(observation, moves)``: it keeps working, with a one-line deprecation.
+    (Asked of each player at each deal: the answer is kept per class.)"""
+    kind = type(player)
+    takes = _TAKES_DECISION.get(kind)
+    if takes is None:
+        try:
+            params = inspect.signature(player.choose).parameters.values()
+            takes = any(p.kind is p.VAR_POSITIONAL for p in params) or len(params) >= 3
+        except (AttributeError, TypeError, ValueError):  # no choose to inspect: the engine will say
+            takes = True
+        _TAKES_DECISION[kind] = takes
+    if takes:
         return player
     warnings.warn(
         f"{type(player).__name__}.choose(observation, moves): take a third argument, the Decision "
