@@ -332,19 +332,53 @@ class HumanPlayer:
             self.decision = None  # valid during the call only
 
     def _choose(self, observation: Observation | None, moves: Sequence[Move]) -> Move:
-        while self.pending:  # the rest of a typed "meld 9 9 9 2": added one by one
-            token = self.pending.pop(0)
-            for m in moves:
-                if m.kind == "add" and m.card is not None and _covers([token], [m.card], self.by_rank):
-                    return m
-            self.echo(f"  ! {token} cannot be added now")
-            self.pending = []
+        added = self._pending_add(moves)
+        if added is not None:
+            return added
         assert observation is not None
         if len(moves) == 1 and not self.confirm_forced:
             if self.announce_forced:
                 only = self.table.move_text(moves[0])
                 self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
             return moves[0]
+        self._show_view(observation)
+        menu = self.menu(moves)
+        self.show_menu(menu)
+        while True:
+            answer = self.input(f"{self.table.names[self.seat]}, your move (number, ?, h, u, s, why … or q)")
+            text = answer.strip()
+            if self._command(text, observation, moves):
+                continue
+            if text in {"?", "help", "", "0", "b", "back"}:
+                if text in {"0", "b", "back"}:
+                    menu = self.menu(moves)
+                self.show_menu(menu)
+                continue
+            if text.isascii() and text.isdigit() and len(text) < 6:
+                chosen = self._numbered(int(text), menu)
+                if isinstance(chosen, list):
+                    menu = chosen
+                    continue
+                return chosen
+            got = self.parse(answer, moves)
+            if isinstance(got, str):
+                self.echo(f"  ! {got}")
+                continue
+            return got
+
+    def _pending_add(self, moves: Sequence[Move]) -> Move | None:
+        """The next card of a typed "meld 9 9 9 2" beyond the meld: added one by one."""
+        while self.pending:
+            token = self.pending.pop(0)
+            for m in moves:
+                if m.kind == "add" and m.card is not None and _covers([token], [m.card], self.by_rank):
+                    return m
+            self.echo(f"  ! {token} cannot be added now")
+            self.pending = []
+        return None
+
+    def _show_view(self, observation: Observation) -> None:
+        """What is new in his hand, then his view (the hand's line kept for last)."""
         self.echo("")
         new = list(observation.hand)
         for c in self.last_hand:
@@ -361,48 +395,37 @@ class HumanPlayer:
         self.hand_line = view.pop()  # shown last, with the score: always on screen
         for line in view:
             self.echo(line)
-        menu = self.menu(moves)
-        self.show_menu(menu)
-        while True:
-            answer = self.input(f"{self.table.names[self.seat]}, your move (number, ?, h, u, s, why … or q)")
-            if answer.strip().lower() in {"q", "quit", "exit"}:
-                raise QuitGame
-            if answer.strip().lower() in {"s", "save"}:
-                self.echo(f"  {self.on_save()}" if self.on_save else "  ! nothing to save to here")
-                continue
-            if answer.strip().lower().startswith("why "):
-                self.echo(f"  {self.why(answer.strip()[4:], moves)}")
-                continue
-            if answer.strip().lower() in {"h", "hint"}:
-                self.echo(f"  hint: {self.hint(observation, moves)}")
-                continue
-            if answer.strip().lower() in {"u", "undo"}:
-                if self.decision is not None and self.decision.can_undo:
-                    raise UndoRequest
-                self.echo("  ! nothing to undo in this deal (undo plays against bots only)")
-                continue
-            if answer.strip() in {"?", "help", "", "0", "b", "back"}:
-                if answer.strip() in {"0", "b", "back"}:
-                    menu = self.menu(moves)
-                self.show_menu(menu)
-                continue
-            text = answer.strip()
-            if text.isascii() and text.isdigit() and len(text) < 6:
-                n = int(text)
-                if not 1 <= n <= len(menu):
-                    self.echo(f"  ! there is no move {n}: choose 1 to {len(menu)}")
-                    continue
-                _, group = menu[n - 1]
-                if len(group) == 1:
-                    return group[0]
-                menu = self.menu(group)  # the moves of that card or kind
-                self.show_menu(menu, back=True)
-                continue
-            got = self.parse(answer, moves)
-            if isinstance(got, str):
-                self.echo(f"  ! {got}")
-                continue
-            return got
+
+    def _command(self, text: str, observation: Observation, moves: Sequence[Move]) -> bool:
+        """``q``, ``s``, ``why MOVE``, ``h``, ``u``: answered (True), or not a command."""
+        said = text.lower()
+        if said in {"q", "quit", "exit"}:
+            raise QuitGame
+        if said in {"s", "save"}:
+            self.echo(f"  {self.on_save()}" if self.on_save else "  ! nothing to save to here")
+        elif said.startswith("why "):
+            self.echo(f"  {self.why(text[4:], moves)}")
+        elif said in {"h", "hint"}:
+            self.echo(f"  hint: {self.hint(observation, moves)}")
+        elif said in {"u", "undo"}:
+            if self.decision is not None and self.decision.can_undo:
+                raise UndoRequest
+            self.echo("  ! nothing to undo in this deal (undo plays against bots only)")
+        else:
+            return False
+        return True
+
+    def _numbered(self, n: int, menu: list[tuple[str, list[Move]]]) -> Move | list[tuple[str, list[Move]]]:
+        """Entry ``n`` of the menu: its move, or the menu of its group (shown)."""
+        if not 1 <= n <= len(menu):
+            self.echo(f"  ! there is no move {n}: choose 1 to {len(menu)}")
+            return menu
+        _, group = menu[n - 1]
+        if len(group) == 1:
+            return group[0]
+        inner = self.menu(group)  # the moves of that card or kind
+        self.show_menu(inner, back=True)
+        return inner
 
 
 def _rank(m: Move) -> str:
