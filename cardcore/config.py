@@ -23,7 +23,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from cardcore.errors import CardcoreError, TableError, pydantic_problems
 from cardcore.files import read_data
@@ -46,12 +46,20 @@ class TableConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(description="the game's name, see `cardcore games`")
+    # strict: `true`, `2.0` or `"2"` is no player count, nor a seed (a YAML slip, told as such)
     players: list[PlayerConfig] | int | None = Field(
         default=None, description="the seats in order, or just how many (all bots)"
     )
     options: dict[str, Any] = Field(default_factory=dict, description="the game's options")
     house_rules: list[str] = Field(default_factory=list, description="house rules, in order")
-    seed: int | None = Field(default=None, description="random seed; none: a new game each time")
+    seed: StrictInt | None = Field(default=None, description="random seed; none: a new game each time")
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _a_count_or_seats(cls, value: Any) -> Any:
+        if isinstance(value, (bool, float, str)):
+            raise ValueError(f"expected a list of seats or a whole number of players, not {value!r}")
+        return value
 
 
 class ConfigFile(BaseModel):

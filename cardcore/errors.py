@@ -36,5 +36,7 @@ def pydantic_problems(err: ValidationError, prefix: str = "") -> list[str]:
         msg = e["msg"]
         if e["type"] == "extra_forbidden":
             msg = "unknown field"
+        elif e["type"] == "value_error":  # a validator's own words, without pydantic's prefix
+            msg = msg.removeprefix("Value error, ")
         lines.append(f"{where}: {msg}" if where else msg)
     return lines

@@ -158,7 +158,7 @@ class GameLog(Listener):
         self.write({"event": "match_end", "scores": list(match.scores), "winners": match.winners()})
 
 
-MAX_LINE = 50_000_000  # characters: a deal's dealt state is a few kilobytes
+MAX_LINE = 50_000_000  # bytes: a deal's dealt state is a few kilobytes
 
 
 class CutLine(Exception):
@@ -172,13 +172,21 @@ def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """The log's lines as data; a last line without its newline that does not
     parse was cut while written: ``CutLine`` after every complete line."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as f:
+        with path.open("rb") as f:
             i = 0
             while True:
-                line = f.readline(MAX_LINE)
-                if not line:
+                raw = f.readline(MAX_LINE)
+                if not raw:
                     return
                 i += 1
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as err:
+                    if not raw.endswith(b"\n"):
+                        raise CutLine(i) from None  # cut in the middle of a character
+                    raise CardcoreError(
+                        f"{path}:{i}: not UTF-8 text (byte {err.start + 1} of the line)"
+                    ) from None
                 if not line.strip():
                     continue
                 try:

@@ -377,3 +377,21 @@ def test_help_does_not_import_the_engine():
     code = f"import sys, cardcore.cli; print([m for m in {engine!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "field,value,said",
+    [
+        ("seed", "true", "tables.t.seed"),
+        ("seed", "1.5", "tables.t.seed"),
+        ("seed", "'7'", "tables.t.seed"),
+        ("players", "true", "expected a list of seats or a whole number of players"),
+        ("players", "2.0", "expected a list of seats or a whole number of players"),
+    ],
+)
+def test_a_table_s_numbers_are_whole_numbers(tmp_path, field, value, said):
+    """A table's seed and player count are integers, never a bool, a float or a string."""
+    path = tmp_path / "games.yaml"
+    path.write_text(f"tables:\n  t:\n    game: carrousel\n    {field}: {value}\n")
+    code, out = run_cli("validate", str(path))
+    assert code == 2 and said in out and "Traceback" not in out

@@ -177,3 +177,18 @@ def test_an_edited_move_text_is_caught(tmp_path):
     log.write_text("".join(lines))
     code, out = run_cli("replay", str(log), "--check")
     assert code == 2 and f":{at + 1}: the move's 'text' differs" in out
+
+
+def test_a_byte_that_is_not_utf8_is_named(tmp_path):
+    """A log is UTF-8 text: a stray byte (in the players' names, say) is an
+    error naming the line, never read as a replacement character."""
+    log = tmp_path / "g.jsonl"
+    code, _ = run_cli(
+        "simulate", "carrousel", "--players", "2", "--deals", "1", "--seed", "3", "--log", str(log)
+    )
+    assert code == 0
+    data = log.read_bytes()
+    at = data.index(b'"names":["') + len(b'"names":["')
+    log.write_bytes(data[:at] + b"\xff" + data[at:])
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 2 and ":1: not UTF-8 text" in out
