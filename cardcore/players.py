@@ -172,6 +172,7 @@ class HumanPlayer:
         # a forced move is said here, unless the printer says it (`cardcore play`)
         self.announce_forced = True
         self.decision: Decision | None = None  # the decision being made (during ``choose``)
+        self.shown = 0  # entries of the menu on screen
         self.last_hand: list[str] = []
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
@@ -228,6 +229,7 @@ class HumanPlayer:
     def show_menu(self, menu: list[tuple[str, list[Move]]], back: bool = False) -> None:
         """The entries, then the score and the hand: the last lines before the
         prompt, so that they stay on an 80×24 screen however long the view."""
+        self.shown = len(menu)  # the numbers he can type now
         for line in numbered(text for text, _ in menu):
             self.echo(line)
         if back:
@@ -268,7 +270,8 @@ class HumanPlayer:
         try:
             c = parse_card(text, self.specials)
         except CardError:
-            return f"{text[:40]!r} is not a move: type its number (1 to {len(moves)}) or its text"
+            entries = self.shown or len(moves)
+            return f"{text[:40]!r} is not a move: type its number (1 to {entries}) or its text"
         # by name: with two decks, the move may play the other copy of the card
         with_card = [m for m in moves if m.card is not None and m.card.name == c.name]
         if len(with_card) == 1:

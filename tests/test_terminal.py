@@ -151,3 +151,22 @@ def test_why_names_the_rule(registry):
     moves = [Move("capture", card("5C"), (card("5D"),))]
     assert human.why("5C takes 5D", moves) == "5♣ takes 5♦ is legal now"
     assert human.why("trail KD", moves) == f"not legal: {rule}"
+
+
+def test_the_numbers_offered_are_those_on_screen(registry):
+    """Regression (issue 21): with fewer entries on screen than legal moves (one
+    per rank where suits do not matter), a text that is no move is told the
+    numbers he can type, not the count of moves."""
+    from cardcore.cards import card
+    from cardcore.moves import Move
+    from cardcore.players import HumanPlayer
+    from cardcore.table import Table
+
+    t = Table.from_names(registry, "canasta", 2)
+    human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
+    human.echo = lambda line: None
+    moves = [Move("discard", card(n)) for n in ("QC", "QD", "5S")]
+    menu = human.menu(moves)
+    human.show_menu(menu)
+    assert len(menu) == 2
+    assert human.parse("xyz", moves) == "'xyz' is not a move: type its number (1 to 2) or its text"
