@@ -211,7 +211,9 @@ def test_clone_copies_every_container_and_shares_the_cards():
 def test_the_derived_methods_are_straight_line_code():
     """No loop over the fields and no attribute by name at clone time (the
     source is generated once per class, like dataclasses' __init__)."""
-    for cls in (TrickState,):
+    from cardcore_plugins.canasta.state import CanastaState
+
+    for cls in (TrickState, CanastaState):
         code = cls.clone.__code__
         assert not {"getattr", "setattr", "FIELDS"} & set(code.co_names)
         assert "s.table = self.table" in __import__("inspect").getsource(cls.clone)
