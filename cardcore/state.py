@@ -50,7 +50,6 @@ from __future__ import annotations
 import builtins
 import keyword
 import linecache
-import types
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -67,6 +66,7 @@ Shape = Literal["value", "list", "lists", "dict", "dicts", "set"]
 #: (reader, JSON key, the state read so far) → the field's value
 Reader = Callable[["PositionReader", str, Any], Any]
 
+_SHAPES = get_args(Shape)
 # how clone() copies each shape (``{x}`` is the field of the original)
 _COPY: dict[str, str] = {
     "value": "{x}",  # immutable: shared
@@ -260,13 +260,8 @@ def derive(cls: type[DealState]) -> None:
     class and the field when the declaration is wrong."""
     fields = cls.FIELDS
     _check(cls, fields)
-    made: dict[str, Callable[..., Any]] = {
-        "clone": _clone(cls, fields),
-        "new": _new(cls, fields),
-        "to_json": _to_json(cls, fields),
-        "all_cards": _all_cards(cls, fields),
-        "from_json": _from_json,
-    }
+    made = _compile(cls, [_clone(cls, fields), _new(fields), _to_json(fields), _all_cards(fields)])
+    made["from_json"] = _from_json
     for name in DERIVED:
         if not _written(cls, name):
             fn = made[name]
@@ -303,7 +298,7 @@ def _check(cls: type, fields: Sequence[Field]) -> None:
             keys.add(f.key)
             if f.read is None and f.name not in ("dealer", "to_act"):
                 raise TypeError(f"{where}: {f.name} is in the JSON but has no read=")
-        if f.shape not in get_args(Shape):
+        if f.shape not in _SHAPES:
             raise TypeError(f"{where}: {f.name} has no shape {f.shape!r} (one of {', '.join(_COPY)})")
         if callable(f.cards) and f.shape != "list":
             raise TypeError(f"{where}: {f.name}: an item's cards (cards=function) need the shape 'list'")
@@ -324,28 +319,40 @@ def _check(cls: type, fields: Sequence[Field]) -> None:
         raise TypeError(f"{where}: {', '.join(sorted(seen - slotted))} not in __slots__ (use slots(FIELDS))")
 
 
-def _compile(cls: type, name: str, args: str, body: list[str], env: dict[str, Any]) -> types.FunctionType:
-    """``def name(args): body`` with ``env`` as its closure (fast to read)."""
-    inner = "".join(f"        {line}\n" for line in body)
-    src = f"def __create__({', '.join(env)}):\n    def {name}({args}):\n{inner}    return {name}\n"
-    scope: dict[str, Any] = {}
-    filename = f"<cardcore.state: {cls.__module__}.{cls.__qualname__}.{name}>"
+#: a method's source: its name, its arguments, its body, and the values its body names
+Source = tuple[str, str, list[str], dict[str, Any]]
+
+
+def _compile(cls: type, methods: list[Source]) -> dict[str, Callable[..., Any]]:
+    """The ``methods`` of ``cls``, compiled together once, each reading the
+    values it names from its closure (fast to read)."""
+    env: dict[str, Any] = {}
+    src = ""
+    for name, args, body, values in methods:
+        env.update(values)
+        src += f"    def {name}({args}):\n" + "".join(f"        {line}\n" for line in body)
+    made = ", ".join(m[0] for m in methods)
+    src = f"def __create__({', '.join(env)}):\n{src}    return {made}\n"
+    filename = f"<cardcore.state: {cls.__module__}.{cls.__qualname__}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)  # for tracebacks
+    scope: dict[str, Any] = {}
     exec(compile(src, filename, "exec"), {"__builtins__": builtins}, scope)
-    fn: types.FunctionType = scope["__create__"](**env)
-    fn.__qualname__ = f"{cls.__qualname__}.{name}"
-    fn.__module__ = cls.__module__
-    fn.__doc__ = f"Derived from {cls.__qualname__}.FIELDS (cardcore.state)."
-    return fn
+    out: dict[str, Callable[..., Any]] = {}
+    for (name, *_), fn in zip(methods, scope["__create__"](**env), strict=True):
+        fn.__qualname__ = f"{cls.__qualname__}.{name}"
+        fn.__module__ = cls.__module__
+        fn.__doc__ = f"Derived from {cls.__qualname__}.FIELDS (cardcore.state)."
+        out[name] = fn
+    return out
 
 
-def _clone(cls: type, fields: Sequence[Field]) -> Callable[..., Any]:
+def _clone(cls: type, fields: Sequence[Field]) -> Source:
     body = ["s = _new(_cls)", "s.table = self.table"]
     body += [f"s.{f.name} = {_COPY[f.shape].format(x=f'self.{f.name}')}" for f in fields]
-    return _compile(cls, "clone", "self", [*body, "return s"], {"_new": object.__new__, "_cls": cls})
+    return "clone", "self", [*body, "return s"], {"_new": object.__new__, "_cls": cls}
 
 
-def _new(cls: type, fields: Sequence[Field]) -> Callable[..., Any]:
+def _new(fields: Sequence[Field]) -> Source:
     env: dict[str, Any] = {"_new": object.__new__}
     body = ["s = _new(cls)", "s.start_fields(table, dealer)"]
     for i, f in enumerate(fields):
@@ -365,10 +372,10 @@ def _new(cls: type, fields: Sequence[Field]) -> Callable[..., Any]:
         else:
             expr = {"list": "[]", "lists": "[]", "dict": "{}", "dicts": "[]", "set": "set()"}[f.shape]
         body.append(f"s.{f.name} = {expr}")
-    return _compile(cls, "new", "cls, table, dealer", [*body, "return s"], env)
+    return "new", "cls, table, dealer", [*body, "return s"], env
 
 
-def _to_json(cls: type, fields: Sequence[Field]) -> Callable[..., Any]:
+def _to_json(fields: Sequence[Field]) -> Source:
     env: dict[str, Any] = {}
     items = []
     for i, f in enumerate(fields):
@@ -379,10 +386,10 @@ def _to_json(cls: type, fields: Sequence[Field]) -> Callable[..., Any]:
             env[f"_d{i}"] = f.dump
             expr = f"_d{i}({expr})"
         items.append(f"    {f.key!r}: {expr},")
-    return _compile(cls, "to_json", "self", ["return {", *items, "}"], env)
+    return "to_json", "self", ["return {", *items, "}"], env
 
 
-def _all_cards(cls: type, fields: Sequence[Field]) -> Callable[..., Any]:
+def _all_cards(fields: Sequence[Field]) -> Source:
     env: dict[str, Any] = {}
     body = ["out = []"]
     for i, f in enumerate(fields):
@@ -392,7 +399,7 @@ def _all_cards(cls: type, fields: Sequence[Field]) -> Callable[..., Any]:
             body += [f"for item in {x}:", f"    out += _c{i}(item)"]
         elif f.cards:
             body += [line.format(x=x) for line in _CARDS[f.shape]]
-    return _compile(cls, "all_cards", "self", [*body, "return out"], env)
+    return "all_cards", "self", [*body, "return out"], env
 
 
 def _from_json(cls: type[DealState], table: Table, data: dict[str, Any]) -> DealState:
