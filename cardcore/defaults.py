@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardcore.game import redeal_unseen
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move, default_move_text
 from cardcore.players import HumanPlayer, RandomPlayer
+from cardcore.state import state_class
 
 if TYPE_CHECKING:
+    from cardcore.cards import Card
     from cardcore.game import DealState
     from cardcore.match import Match
     from cardcore.players import PlayerFactory
@@ -63,3 +65,20 @@ def cardcore_sample_state(state: DealState, seat: int, rng: random.Random) -> De
 @hookimpl(trylast=True)
 def cardcore_move_text(state: DealState | None, move: Move) -> str:
     return default_move_text(move)
+
+
+# ---- the state's hooks, derived from the FIELDS it declares (cardcore.state) ----
+@hookimpl(trylast=True)
+def cardcore_state_to_json(state: DealState) -> dict[str, Any]:
+    return state.to_json()
+
+
+@hookimpl(trylast=True)
+def cardcore_state_from_json(table: Table, data: dict[str, Any]) -> DealState:
+    """The state class the game's plugin names (``state_class``) reads the position."""
+    return state_class(table).from_json(table, data)
+
+
+@hookimpl(trylast=True)
+def cardcore_state_cards(state: DealState) -> list[Card]:
+    return state.all_cards()

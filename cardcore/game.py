@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, cast
 
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypeVar
@@ -18,6 +18,8 @@ from cardcore.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from cardcore.players import PlayerFactory
+    from cardcore.position import PositionReader
+    from cardcore.state import Field
     from cardcore.table import Table
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -204,12 +206,21 @@ class DealState:
     """Base of every game's deal state: the fields the engine reads.
 
     ``hands[seat]`` are lists of cards; ``stock`` is the undealt pack, the
-    next card to come first.  Games subclass it with their own slots and a
-    ``clone`` that copies every mutable container (and shares the cards, which
-    are immutable).
+    next card to come first.  Games subclass it with their own slots and
+    declare every field once in ``FIELDS`` (``cardcore.state``): ``clone``
+    (which copies every mutable container and shares the cards, which are
+    immutable), ``new``, the JSON and ``all_cards`` are derived from it when
+    the class is defined. A game may still write any of them itself.
     """
 
     __slots__ = ("dealer", "hands", "stock", "table", "to_act")
+
+    #: the fields, in JSON order (``cardcore.state.Field``); empty: the game
+    #: writes ``clone`` and its state hooks itself
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+    #: the fields whose cards the other seats cannot see, (name, one list per
+    #: seat): what ``redeal_unseen`` deals anew (derived from FIELDS' ``hidden``)
+    HIDDEN: ClassVar[tuple[tuple[str, bool], ...]] = (("hands", True), ("stock", False))
 
     table: Table
     dealer: int
@@ -217,8 +228,38 @@ class DealState:
     hands: list[list[Card]]
     stock: list[Card]
 
-    def clone(self) -> DealState:  # pragma: no cover - every game overrides it
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.FIELDS:
+            from cardcore.state import derive
+
+            derive(cls)
+
+    def clone(self) -> Self:  # pragma: no cover - derived from FIELDS, or the game's own
+        """A copy sharing nothing mutable with this state (the cards are shared)."""
+        raise NotImplementedError(f"{type(self).__qualname__} declares no FIELDS and writes no clone()")
+
+    @classmethod
+    def new(cls, table: Table, dealer: int) -> Self:  # pragma: no cover - derived from FIELDS
+        """A new deal's state: ``start_fields``, then each field's default."""
+        raise NotImplementedError(f"{cls.__qualname__} declares no FIELDS and writes no new()")
+
+    def to_json(self) -> dict[str, Any]:  # pragma: no cover - derived from FIELDS
+        """The state's fields as JSON data (the position-file format)."""
+        raise NotImplementedError(f"{type(self).__qualname__} declares no FIELDS and writes no to_json()")
+
+    @classmethod
+    def from_json(cls, table: Table, data: dict[str, Any]) -> Self:  # pragma: no cover - derived
+        """The state a position holds; ``PositionError`` names the field of a problem."""
+        raise NotImplementedError(f"{cls.__qualname__} declares no FIELDS and writes no from_json()")
+
+    def all_cards(self) -> list[Card]:  # pragma: no cover - derived from FIELDS
+        """Every card of the state, each physical card once."""
+        raise NotImplementedError(f"{type(self).__qualname__} declares no FIELDS and writes no all_cards()")
+
+    def check_position(self, r: PositionReader) -> None:
+        """The checks of a position read by ``from_json`` that span fields
+        (raise ``PositionError`` naming the field); called last. None here."""
 
     def start_fields(self, table: Table, dealer: int) -> None:
         """Set the core fields of a new deal: empty hands and stock, the player
@@ -230,8 +271,8 @@ class DealState:
         self.stock = []
 
     def copy_fields_to(self, other: DealState) -> None:
-        """Copy the core fields into ``other`` (for a game's ``clone``): new
-        lists, shared (immutable) cards and table."""
+        """Copy the core fields into ``other`` (for a ``clone`` written by
+        hand): new lists, shared (immutable) cards and table."""
         other.table = self.table
         other.dealer = self.dealer
         other.to_act = self.to_act
@@ -253,30 +294,30 @@ class DealState:
 def redeal_unseen(
     state: DealState, seat: int, rng: random.Random, known: Sequence[Sequence[Card]] = ()
 ) -> DealState:
-    """A copy of ``state`` with the other hands and the stock shuffled together
-    and dealt back in their sizes: what ``seat`` cannot see, imagined anew
-    (the core's ``cardcore_sample_state``; a game whose seats know more calls
-    it and keeps only the deals that agree with what they know). ``known[i]``:
-    cards every seat saw go to hand i (a pile taken, say); they stay there,
-    first in the hand."""
+    """A copy of ``state`` with what ``seat`` cannot see (its class's ``HIDDEN``
+    fields: the other hands and the stock, unless a game declares more) shuffled
+    together and dealt back in their sizes: imagined anew (the core's
+    ``cardcore_sample_state``; a game whose seats know more calls it and keeps
+    only the deals that agree with what they know). ``known[i]``: cards every
+    seat saw go to hand i (a pile taken, say); they stay there, first in the
+    hand."""
     sample = state.clone()
-    keep: list[list[Card]] = []
+    places: list[tuple[list[Card], list[Card]]] = []  # each list seat cannot see, the cards kept in it
     unseen: list[Card] = []
-    for i, hand in enumerate(sample.hands):
-        ids = {id(c) for c in known[i]} if i != seat and i < len(known) else set()
-        keep.append([c for c in hand if id(c) in ids])
-        if i != seat:
-            unseen += [c for c in hand if id(c) not in ids] if ids else hand
-    unseen += sample.stock
+    for name, per_seat in type(sample).HIDDEN:
+        held = getattr(sample, name)
+        for i, cards in enumerate(held) if per_seat else ((-1, held),):
+            if i == seat:
+                continue
+            ids = {id(c) for c in known[i]} if name == "hands" and 0 <= i < len(known) else set()
+            places.append((cards, [c for c in cards if id(c) in ids]))
+            unseen += [c for c in cards if id(c) not in ids] if ids else cards
     rng.shuffle(unseen)
     at = 0
-    for i, hand in enumerate(sample.hands):
-        if i == seat:
-            continue
-        take = len(hand) - len(keep[i])
-        hand[:] = keep[i] + unseen[at : at + take]
+    for cards, kept in places:
+        take = len(cards) - len(kept)
+        cards[:] = kept + unseen[at : at + take]
         at += take
-    sample.stock[:] = unseen[at:]
     return sample
 
 

@@ -19,8 +19,9 @@ for that reason, and ``False`` is an answer, not an abstention.
 
 The engine calls hooks only through ``cardcore.table.Table``, the typed facade
 with one method per hook (a game's own hooks are called by that game). A game
-must implement every hook of ``REQUIRED_HOOKS``: ``Table`` refuses a game that
-does not, naming the hook.
+must implement every hook of ``REQUIRED_HOOKS`` (and of ``STATE_HOOKS`` unless
+its plugin names a ``state_class`` declaring its fields): ``Table`` refuses a
+game that does not, naming the hook.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ REQUIRED_HOOKS = (
     "cardcore_is_deal_over",
     "cardcore_score_deal",
     "cardcore_observe",
+)
+# the state's hooks: the core's defaults derive them from the FIELDS of the
+# state class a game's plugin names (``state_class``, see ``cardcore.state``);
+# a game that names none answers them itself (checked by Table)
+STATE_HOOKS = (
     "cardcore_state_to_json",
     "cardcore_state_from_json",
     "cardcore_state_cards",

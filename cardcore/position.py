@@ -107,10 +107,14 @@ class PositionReader:
         return {self.index(field, k, count, what): v for k, v in raw.items()}
 
     def hands(self) -> list[list[Card]]:
-        hands: list[list[Card]] = [[] for _ in range(self.table.players)]
-        for seat, value in sorted(self.per("hands", self.table.players, "seat").items()):
-            hands[seat] = self.cards(f"hands.{seat}", value or [])
-        return hands
+        return self.per_seat_cards("hands")
+
+    def per_seat_cards(self, field: str) -> list[list[Card]]:
+        """A list of cards per seat (seats not listed: empty)."""
+        out: list[list[Card]] = [[] for _ in range(self.table.players)]
+        for seat, value in sorted(self.per(field, self.table.players, "seat").items()):
+            out[seat] = self.cards(f"{field}.{seat}", value or [])
+        return out
 
     def per_side_cards(self, field: str) -> list[list[Card]]:
         sides = len(self.table.sides)

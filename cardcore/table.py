@@ -16,10 +16,11 @@ from pydantic import BaseModel, ValidationError
 from cardcore.cards import Card
 from cardcore.errors import IllegalMoveError, TableError, pydantic_problems
 from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
-from cardcore.hookspecs import PROJECT, REQUIRED_HOOKS, TableSpec
+from cardcore.hookspecs import PROJECT, REQUIRED_HOOKS, STATE_HOOKS, TableSpec
 from cardcore.moves import Move, move_to_json
 from cardcore.plugins import ENV_TRACE, Registry, UnknownNameError
 from cardcore.seats import side_of_seats
+from cardcore.state import declared_state
 
 if TYPE_CHECKING:
     from cardcore.match import Match
@@ -86,7 +87,7 @@ class Table:
         for hr in self.house_rules:
             pm.register(hr.plugin, name=hr.name)
         pm.check_pending()
-        _check_required(pm, game)
+        _check_required(pm, game, self.plugin)
         if os.environ.get(ENV_TRACE):
             pm.trace.root.setwriter(sys.stderr.write)
             pm.enable_tracing()
@@ -248,17 +249,22 @@ def safe_name(name: object, limit: int = 40) -> str:
     return text[:limit] or "?"
 
 
-def _check_required(pm: pluggy.PluginManager, game: GameSpec) -> None:
+def _check_required(pm: pluggy.PluginManager, game: GameSpec, plugin: object) -> None:
     """Every hook a game must answer has an implementation besides the core's
-    defaults (``REQUIRED_HOOKS``), and so has each hook of the game's own specs."""
+    defaults (``REQUIRED_HOOKS``; ``STATE_HOOKS`` too when the game's plugin
+    names no ``state_class`` declaring its fields), and so has each hook of the
+    game's own specs."""
     names = list(REQUIRED_HOOKS)
+    if declared_state(plugin) is None:
+        names += STATE_HOOKS
     for spec in game.hookspecs:
         names += [n for n in vars(spec) if hasattr(getattr(spec, n), f"{PROJECT}_spec")]
     for name in names:
         impls = [i for i in getattr(pm.hook, name).get_hookimpls() if i.plugin_name != "cardcore.defaults"]
         if not impls:
+            also = " nor names a state_class declaring FIELDS" if name in STATE_HOOKS else ""
             raise TableError(
-                f"{game.name}: the game does not implement the hook {name} (see docs/PLUGINS.md)"
+                f"{game.name}: the game does not implement the hook {name}{also} (see docs/PLUGINS.md)"
             )
 
 

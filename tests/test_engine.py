@@ -209,11 +209,16 @@ def test_a_game_missing_a_required_hook_is_refused(registry):
 
     pv = registry.game("paquet_voleur")
     plugin_class = type(pv.plugin(Table(pv, 2)))
-    for missing in ("cardcore_observe", "cardcore_state_cards"):
+    for missing in ("cardcore_observe", "cardcore_score_deal"):
         broken_class = type("Broken", (plugin_class,), {missing: None})
         broken = dataclasses.replace(pv, name="broken", plugin=broken_class)
         with pytest.raises(TableError, match=f"broken: the game does not implement the hook {missing}"):
             Table(broken, 2)
+    # the state's hooks are derived from the state class the plugin names; without one, required
+    broken_class = type("Broken", (plugin_class,), {"state_class": None})
+    broken = dataclasses.replace(pv, name="broken", plugin=broken_class)
+    with pytest.raises(TableError, match=r"broken: .* not implement the hook cardcore_state_to_json"):
+        Table(broken, 2)
 
 
 def test_a_game_missing_its_own_hook_is_refused(registry):

@@ -29,8 +29,6 @@ from cardcore_plugins.canasta.state import (
     PILE,
     CanastaState,
     new_state,
-    state_from_json,
-    state_to_json,
 )
 
 NAME = "canasta"
@@ -50,6 +48,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
     """The table plugin: Canasta's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
+    state_class = CanastaState  # the state hooks are derived from its FIELDS
     suits_matter = False  # but for threes, which never meld by suit alone
 
     def __init__(self, table: Table) -> None:
@@ -317,14 +316,6 @@ class Canasta(GamePlugin[Options, CanastaState]):
         return None
 
     @hookimpl
-    def cardcore_state_to_json(self, state: CanastaState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    @hookimpl
-    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> CanastaState:
-        return state_from_json(table, data)
-
-    @hookimpl
     def cardcore_sample_state(self, state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
         """The cards ``seat`` cannot see redealt among the other hands and the
         stock, keeping their sizes; the cards an opponent is known to hold
@@ -344,19 +335,6 @@ class Canasta(GamePlugin[Options, CanastaState]):
                     break  # after a yes he must go out, and he can
                 sample = _redeal(state, seat, rng)
         return sample
-
-    @hookimpl
-    def cardcore_state_cards(self, state: CanastaState) -> list[Card]:
-        out = [c for h in state.hands for c in h]
-        out += state.stock + state.discard + state.pile_held
-        for t in state.melds:
-            for m in t.values():
-                out += m
-        for m in state.staged.values():
-            out += m
-        for r in state.red_threes:
-            out += r
-        return out
 
 
 #: redeals tried for a sample that agrees with what the seat knows

@@ -15,6 +15,20 @@ from typing import Any, Literal
 from cardcore.cards import Card, names
 from cardcore.game import DealState, PositionError
 from cardcore.position import PositionReader
+from cardcore.state import (
+    DEALER,
+    HANDS,
+    STOCK,
+    TO_ACT,
+    Field,
+    cards,
+    dump_per,
+    flag,
+    one_of,
+    seat_or_none,
+    slots,
+    value,
+)
 from cardcore.table import Table
 from cardcore_plugins.canasta.cards import RANK_NAMES, WILD, rank_of_name
 
@@ -49,6 +63,149 @@ def wild_count(cards: list[Card]) -> int:
     return sum(1 for c in cards if WILD[c])
 
 
+def _melds(
+    r: PositionReader, field: str, listed: Any, check: bool = True, max_wild: int = 3
+) -> dict[int, list[Card]]:
+    out: dict[int, list[Card]] = {}
+    if not isinstance(listed, list):
+        raise PositionError(f"{field}: expected a list of melds")
+    for j, raw in enumerate(listed or []):
+        cards = r.cards(f"{field}[{j}]", raw)
+        try:
+            rank = meld_rank(cards)
+        except ValueError:
+            raise PositionError(f"{field}[{j}]: a meld needs natural cards (N8)") from None
+        if any(not WILD[c] and c.rank != rank for c in cards):
+            raise PositionError(f"{field}[{j}]: a meld holds cards of one rank (N8)")
+        if rank in out:
+            raise PositionError(f"{field}[{j}]: two melds of the same rank (N8)")
+        if check:
+            wilds = wild_count(cards)
+            if len(cards) < 3 or len(cards) - wilds < 2 or wilds > max_wild:
+                raise PositionError(
+                    f"{field}[{j}]: a meld is three or more cards, two natural at least, "
+                    "three wild at most (N8)"
+                )
+            if rank == 3 and (wilds or any(c.suit in "HD" for c in cards)):
+                raise PositionError(f"{field}[{j}]: only black threes, without wild cards, meld (N8)")
+        out[rank] = cards
+    return out
+
+
+def _list(r: PositionReader, field: str) -> list[Any]:
+    value = r.get(field, [])
+    if not isinstance(value, list):
+        raise PositionError(f"{field}: expected a list")
+    return value
+
+
+# ---- the fields' JSON where it is Canasta's own (cardcore.state reads the rest) ----
+
+
+def _read_scores(r: PositionReader, key: str, s: CanastaState) -> list[int]:
+    scores = [0] * len(r.table.sides)
+    for k, v in r.per(key, len(r.table.sides), "side").items():
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise PositionError(f"{key}.{k}: expected a whole number")
+        scores[k] = v
+    return scores
+
+
+def _read_pile_taker(r: PositionReader, key: str, s: CanastaState) -> int | None:
+    """N17: the seat that took the pile alone in a 3-player deal; it sets the
+    deal's sides, which the melds and red threes are read for."""
+    if r.get(key) is None:
+        return None
+    if r.table.players != 3:
+        raise PositionError(f"{key}: only in a 3-player deal (N17)")
+    taker = r.seat(key)
+    set_teams(s, partnership_teams(r.table.players, taker))
+    return taker
+
+
+def _dump_scores(scores: list[int]) -> dict[str, int]:
+    return {str(i): v for i, v in enumerate(scores)}
+
+
+def _dump_melds(melds: list[dict[int, list[Card]]]) -> dict[str, list[list[str]]]:
+    return {str(i): [names(m) for _, m in sorted(t.items())] for i, t in enumerate(melds)}
+
+
+def _read_melds(r: PositionReader, key: str, s: CanastaState) -> list[dict[int, list[Card]]]:
+    out: list[dict[int, list[Card]]] = [{} for _ in s.teams]
+    # N17: melds merged when the 3-player partnership formed may hold more wild cards
+    merged = 6 if s.pile_taker is not None else 3
+    for t, listed in sorted(r.per(key, len(s.teams), "side").items()):
+        out[t] = _melds(r, f"{key}.{t}", listed or [], max_wild=merged)
+    return out
+
+
+def _read_red_threes(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]]:
+    out: list[list[Card]] = [[] for _ in s.teams]
+    for t, listed in sorted(r.per(key, len(s.teams), "side").items()):
+        cards = r.cards(f"{key}.{t}", listed or [])
+        if any(not (c.rank == 3 and c.suit in "HD") for c in cards):
+            raise PositionError(f"{key}.{t}: only red threes (3H, 3D)")
+        out[t] = cards
+    return out
+
+
+def _dump_staged(staged: dict[int, list[Card]]) -> list[list[str]]:
+    return [names(m) for m in staged.values()]  # in order: the pile's meld first
+
+
+def _read_staged(r: PositionReader, key: str, s: CanastaState) -> dict[int, list[Card]]:
+    return _melds(r, key, r.get(key, []), check=False)
+
+
+def _dump_known(known: list[list[Card]]) -> dict[str, list[str]]:
+    return {str(i): names(k) for i, k in enumerate(known) if k}
+
+
+def _read_known(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]]:
+    """Cards of a hand that all saw its seat take: the hand's own cards, by name."""
+    n = r.table.players
+    out: list[list[Card]] = [[] for _ in range(n)]
+    known = r.get(key, {})
+    if not isinstance(known, dict):
+        raise PositionError(f"{key}: expected a mapping of seats to cards in their hands")
+    for k, listed in known.items():
+        seat = r.index(key, k, n, "seat")
+        left = list(s.hands[seat])
+        for name in listed if isinstance(listed, list) else []:
+            found = next((c for c in left if c.name == str(name).upper()), None)
+            if found is None:
+                raise PositionError(f"{key}.{seat}: {str(name)[:20]!r} is not in that seat's hand")
+            left.remove(found)
+            out[seat].append(found)
+    return out
+
+
+def _dump_new_ranks(ranks: set[int]) -> list[str]:
+    return [RANK_NAMES[r] for r in sorted(ranks)]
+
+
+def _read_new_ranks(r: PositionReader, key: str, s: CanastaState) -> set[int]:
+    out = set()
+    for name in _list(r, key):
+        rank = rank_of_name(name)
+        if rank is None:
+            raise PositionError(f"{key}: {name!r} is not a rank (A, K … 3)")
+        out.add(rank)
+    return out
+
+
+def _dump_has_melded(has_melded: list[bool]) -> list[int]:
+    return [i for i, m in enumerate(has_melded) if m]
+
+
+def _read_has_melded(r: PositionReader, key: str, s: CanastaState) -> list[bool]:
+    out = [False] * r.table.players
+    for seat in _list(r, key):
+        out[r.index(key, seat, r.table.players, "seat")] = True
+    return out
+
+
 class CanastaState(DealState):
     """A deal of Canasta.
 
@@ -58,31 +215,37 @@ class CanastaState(DealState):
     taken for a staged initial meld.
     """
 
-    __slots__ = (
-        "asked",
-        "discard",
-        "frozen_start",
-        "has_melded",
-        "known",
-        "laid",
-        "last_red_three",
-        "melded_now",
-        "melds",
-        "new_ranks",
-        "over",
-        "phase",
-        "pile_held",
-        "pile_taker",
-        "red_threes",
-        "scores",
-        "staged",
-        "team_at",
-        "teams",
-        "touched",
-        "went_out",
-        "went_out_concealed",
-        "withdrew",
+    FIELDS = (
+        DEALER,
+        TO_ACT,
+        HANDS,
+        STOCK,
+        cards("discard"),
+        Field("melds", "dicts", per="side", cards=True, dump=_dump_melds, read=_read_melds),
+        Field("red_threes", "lists", per="side", cards=True, dump=dump_per, read=_read_red_threes),
+        Field("scores", "list", per="side", default=0, dump=_dump_scores, read=_read_scores, first=True),
+        value("went_out", read=seat_or_none),
+        value("went_out_concealed", False, key="concealed", read=flag),
+        value("frozen_start", False, key="frozen_upcard", read=flag),
+        value("pile_taker", read=_read_pile_taker, first=True),
+        value("phase", DRAW, dump=str, read=one_of(PHASES, DRAW, "one of " + ", ".join(PHASES))),
+        Field("staged", "dict", cards=True, dump=_dump_staged, read=_read_staged),
+        cards("pile_held"),
+        value("asked", read=one_of((None, "pending", "yes", "no"), None, "null, pending, yes or no")),
+        value("withdrew", "", read=one_of(("", "pile", "play"), "", '"", pile or play')),
+        value("touched", False, read=flag),
+        value("melded_now", False, read=flag),
+        value("laid", False, read=flag),
+        Field("known", "lists", per="seat", dump=_dump_known, read=_read_known),
+        Field("new_ranks", "set", dump=_dump_new_ranks, read=_read_new_ranks),
+        Field("has_melded", "list", per="seat", default=False, dump=_dump_has_melded, read=_read_has_melded),
+        value("last_red_three", False, read=flag),
+        value("over", False, read=flag),
+        # the deal's sides, not in the JSON: pile_taker sets them (N17)
+        Field("teams", "list", key=None, new=lambda table: list(table.sides)),
+        value("team_at", key=None, new=lambda table: table.side_of),
     )
+    __slots__ = slots(FIELDS)
 
     discard: list[Card]
     frozen_start: bool
@@ -108,34 +271,6 @@ class CanastaState(DealState):
     went_out_concealed: bool
     over: bool
 
-    def clone(self) -> CanastaState:
-        s = CanastaState.__new__(CanastaState)
-        self.copy_fields_to(s)
-        s.discard = list(self.discard)
-        s.frozen_start = self.frozen_start
-        s.teams = list(self.teams)
-        s.team_at = self.team_at
-        s.melds = [{r: list(m) for r, m in t.items()} for t in self.melds]
-        s.red_threes = [list(r) for r in self.red_threes]
-        s.scores = list(self.scores)
-        s.phase = self.phase
-        s.staged = {r: list(m) for r, m in self.staged.items()}
-        s.pile_held = list(self.pile_held)
-        s.asked = self.asked
-        s.withdrew = self.withdrew
-        s.touched = self.touched
-        s.melded_now = self.melded_now
-        s.laid = self.laid
-        s.known = [list(k) for k in self.known]
-        s.new_ranks = set(self.new_ranks)
-        s.has_melded = list(self.has_melded)
-        s.last_red_three = self.last_red_three
-        s.pile_taker = self.pile_taker
-        s.went_out = self.went_out
-        s.went_out_concealed = self.went_out_concealed
-        s.over = self.over
-        return s
-
     @property
     def turn(self) -> int:
         """The partner answers "May I go out?" within the asker's turn (N12)."""
@@ -143,6 +278,16 @@ class CanastaState(DealState):
 
     def team_of(self, seat: int) -> int:
         return self.team_at[seat]
+
+    def check_position(self, r: PositionReader) -> None:
+        to_act = self.to_act
+        ended = self.over or self.went_out is not None  # N7a: a red three may then remain in a hand
+        if not ended and any(c.rank == 3 and c.suit in "HD" for c in self.hands[to_act]):
+            raise PositionError(
+                f"hands.{to_act}: red threes are laid at the turn's start; list them under red_threes (N7)"
+            )
+        if self.phase == PILE and not self.staged:
+            raise PositionError("phase: pile needs the staged meld with the pile's top card")
 
 
 def set_teams(s: CanastaState, teams: list[tuple[int, ...]]) -> None:
@@ -156,23 +301,8 @@ def set_teams(s: CanastaState, teams: list[tuple[int, ...]]) -> None:
 
 
 def new_state(table: Table, dealer: int, scores: list[int]) -> CanastaState:
-    s = CanastaState.__new__(CanastaState)
-    n = table.players
-    s.start_fields(table, dealer)
-    s.discard = []
-    s.frozen_start = False
-    set_teams(s, list(table.sides))
-    s.melds = [{} for _ in s.teams]
-    s.red_threes = [[] for _ in s.teams]
+    s = CanastaState.new(table, dealer)
     s.scores = list(scores)
-    reset_turn(s)
-    s.has_melded = [False] * n
-    s.known = [[] for _ in range(n)]
-    s.last_red_three = False
-    s.pile_taker = None
-    s.went_out = None
-    s.went_out_concealed = False
-    s.over = False
     return s
 
 
@@ -187,157 +317,6 @@ def reset_turn(s: CanastaState) -> None:
     s.melded_now = False
     s.laid = False
     s.new_ranks = set()
-
-
-def state_to_json(s: CanastaState) -> dict[str, Any]:
-    return {
-        "dealer": s.dealer,
-        "to_act": s.to_act,
-        "hands": {str(i): names(h) for i, h in enumerate(s.hands)},
-        "stock": names(s.stock),
-        "discard": names(s.discard),
-        "melds": {str(i): [names(m) for _, m in sorted(t.items())] for i, t in enumerate(s.melds)},
-        "red_threes": {str(i): names(r) for i, r in enumerate(s.red_threes)},
-        "scores": {str(i): v for i, v in enumerate(s.scores)},
-        "went_out": s.went_out,
-        "concealed": s.went_out_concealed,
-        "frozen_upcard": s.frozen_start,
-        "pile_taker": s.pile_taker,
-        "phase": str(s.phase),
-        "staged": [names(m) for m in s.staged.values()],  # in order: the pile's meld first
-        "pile_held": names(s.pile_held),
-        "asked": s.asked,
-        "withdrew": s.withdrew,
-        "touched": s.touched,
-        "melded_now": s.melded_now,
-        "laid": s.laid,
-        "known": {str(i): names(k) for i, k in enumerate(s.known) if k},
-        "new_ranks": [RANK_NAMES[r] for r in sorted(s.new_ranks)],
-        "has_melded": [i for i, m in enumerate(s.has_melded) if m],
-        "last_red_three": s.last_red_three,
-        "over": s.over,
-    }
-
-
-def _melds(
-    r: PositionReader, field: str, value: Any, check: bool = True, max_wild: int = 3
-) -> dict[int, list[Card]]:
-    out: dict[int, list[Card]] = {}
-    if not isinstance(value, list):
-        raise PositionError(f"{field}: expected a list of melds")
-    for j, raw in enumerate(value or []):
-        cards = r.cards(f"{field}[{j}]", raw)
-        try:
-            rank = meld_rank(cards)
-        except ValueError:
-            raise PositionError(f"{field}[{j}]: a meld needs natural cards (N8)") from None
-        if any(not WILD[c] and c.rank != rank for c in cards):
-            raise PositionError(f"{field}[{j}]: a meld holds cards of one rank (N8)")
-        if rank in out:
-            raise PositionError(f"{field}[{j}]: two melds of the same rank (N8)")
-        if check:
-            wilds = wild_count(cards)
-            if len(cards) < 3 or len(cards) - wilds < 2 or wilds > max_wild:
-                raise PositionError(
-                    f"{field}[{j}]: a meld is three or more cards, two natural at least, "
-                    "three wild at most (N8)"
-                )
-            if rank == 3 and (wilds or any(c.suit in "HD" for c in cards)):
-                raise PositionError(f"{field}[{j}]: only black threes, without wild cards, meld (N8)")
-        out[rank] = cards
-    return out
-
-
-def state_from_json(table: Table, data: dict[str, Any]) -> CanastaState:
-    r = PositionReader(table, data)
-    n = table.players
-    dealer, to_act = r.dealer_and_to_act()
-    scores_raw = r.per("scores", len(table.sides), "side")
-    scores = [0] * len(table.sides)
-    for k, v in scores_raw.items():
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise PositionError(f"scores.{k}: expected a whole number")
-        scores[k] = v
-    s = new_state(table, dealer, scores)
-    s.to_act = to_act
-    taker = r.get("pile_taker")
-    if taker is not None:
-        if n != 3:
-            raise PositionError("pile_taker: only in a 3-player deal (N17)")
-        s.pile_taker = r.seat("pile_taker")
-        set_teams(s, partnership_teams(n, s.pile_taker))
-        s.melds = [{} for _ in s.teams]
-        s.red_threes = [[] for _ in s.teams]
-    s.hands = r.hands()
-    s.stock = r.cards("stock")
-    s.discard = r.cards("discard")
-    # N17: melds merged when the 3-player partnership formed may hold more wild cards
-    merged = 6 if s.pile_taker is not None else 3
-    for t, value in sorted(r.per("melds", len(s.teams), "side").items()):
-        s.melds[t] = _melds(r, f"melds.{t}", value or [], max_wild=merged)
-    for t, value in sorted(r.per("red_threes", len(s.teams), "side").items()):
-        cards = r.cards(f"red_threes.{t}", value or [])
-        if any(not (c.rank == 3 and c.suit in "HD") for c in cards):
-            raise PositionError(f"red_threes.{t}: only red threes (3H, 3D)")
-        s.red_threes[t] = cards
-    went = r.get("went_out")
-    s.went_out = None if went is None else r.seat("went_out")
-    s.went_out_concealed = bool(r.get("concealed", False))
-    s.frozen_start = bool(r.get("frozen_upcard", False))
-    phase = r.get("phase", DRAW)
-    if phase not in PHASES:
-        raise PositionError(f"phase: one of {', '.join(PHASES)}")
-    s.phase = Phase(phase)
-    staged = r.get("staged", [])
-    s.staged = _melds(r, "staged", staged, check=False)
-    s.pile_held = r.cards("pile_held")
-    asked = r.get("asked")
-    if asked not in (None, "pending", "yes", "no"):
-        raise PositionError("asked: null, pending, yes or no")
-    s.asked = asked
-    withdrew = r.get("withdrew", "")
-    if withdrew not in ("", "pile", "play"):
-        raise PositionError('withdrew: "", pile or play')
-    s.withdrew = withdrew
-    s.touched = bool(r.get("touched", False))
-    s.melded_now = bool(r.get("melded_now", False))
-    s.laid = bool(r.get("laid", False))
-    known = r.get("known", {})
-    if not isinstance(known, dict):
-        raise PositionError("known: expected a mapping of seats to cards in their hands")
-    for key, value in known.items():
-        seat = r.index("known", key, n, "seat")
-        left = list(s.hands[seat])
-        for name in value if isinstance(value, list) else []:
-            found = next((c for c in left if c.name == str(name).upper()), None)
-            if found is None:
-                raise PositionError(f"known.{seat}: {str(name)[:20]!r} is not in that seat's hand")
-            left.remove(found)
-            s.known[seat].append(found)
-    for name in _list(r, "new_ranks"):
-        rank = rank_of_name(name)
-        if rank is None:
-            raise PositionError(f"new_ranks: {name!r} is not a rank (A, K … 3)")
-        s.new_ranks.add(rank)
-    for seat in _list(r, "has_melded"):
-        s.has_melded[r.index("has_melded", seat, n, "seat")] = True
-    s.last_red_three = bool(r.get("last_red_three", False))
-    s.over = bool(r.get("over", False))
-    ended = s.over or s.went_out is not None  # N7a: a red three may then remain in a hand
-    if not ended and any(c.rank == 3 and c.suit in "HD" for c in s.hands[to_act]):
-        raise PositionError(
-            f"hands.{to_act}: red threes are laid at the turn's start; list them under red_threes (N7)"
-        )
-    if phase == PILE and not s.staged:
-        raise PositionError("phase: pile needs the staged meld with the pile's top card")
-    return s
-
-
-def _list(r: PositionReader, field: str) -> list[Any]:
-    value = r.get(field, [])
-    if not isinstance(value, list):
-        raise PositionError(f"{field}: expected a list")
-    return value
 
 
 def partnership_teams(players: int, alone: int) -> list[tuple[int, ...]]:

@@ -35,14 +35,7 @@ from cardcore_plugins.carrousel.features import features
 from cardcore_plugins.carrousel.hookspecs import CarrouselSpec
 from cardcore_plugins.carrousel.movegen import generate
 from cardcore_plugins.carrousel.scoring import score_piles
-from cardcore_plugins.carrousel.state import (
-    Build,
-    CarrouselState,
-    item_cards,
-    new_state,
-    state_from_json,
-    state_to_json,
-)
+from cardcore_plugins.carrousel.state import Build, CarrouselState, item_cards
 
 NAME = "carrousel"
 HAND = 4  # C4
@@ -85,6 +78,7 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
     """The table plugin: Carrousel's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
+    state_class = CarrouselState  # the state hooks are derived from its FIELDS
 
     def goal(self) -> str:
         return f"first to {self.options.target_points} points (C3)"
@@ -124,7 +118,7 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         """C4: four cards to each player (one at a time, clockwise from the dealer's
         left), then 8/7/6 cards face up on the table."""
         deck = shuffled(table.deck, rng)
-        state = new_state(table, match.dealer)
+        state = CarrouselState.new(table, match.dealer)
         i = deal_rounds(state.hands, deck, match.dealer, HAND)
         n = TABLE_CARDS[self.options.deck]
         state.board.extend(deck[i : i + n])
@@ -341,24 +335,6 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
                     hand[j], place[i] = place[i], hand[j]
                     break
         return sample
-
-    @hookimpl
-    def cardcore_state_to_json(self, state: CarrouselState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    @hookimpl
-    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> CarrouselState:
-        return state_from_json(table, data)
-
-    @hookimpl
-    def cardcore_state_cards(self, state: CarrouselState) -> list[Card]:
-        out = [c for h in state.hands for c in h]
-        for it in state.board:
-            out.extend(item_cards(it))
-        out += state.stock
-        for p in state.piles:
-            out += p
-        return out
 
 
 def _partnerships(players: int, options: Options) -> bool:

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardcore.cards import Card, names
+from cardcore.cards import Card
 from cardcore.deck import DeckSpec, cut, deal_more, deal_rounds, shuffled
-from cardcore.game import DealState, GamePlugin, GameSpec, Observation, PositionError, SideScore, rules_page
+from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, rules_page
 from cardcore.hookspecs import hookimpl
 from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.moves import tuple_new as _new
 from cardcore.position import PositionReader
 from cardcore.seats import left_of, make_sides, right_of
+from cardcore.state import (
+    DEALER,
+    HANDS,
+    STOCK,
+    TO_ACT,
+    cards,
+    check_to_act_holds,
+    side_cards,
+    side_or_none,
+    slots,
+    value,
+)
 from cardcore.table import Table
 from cardcore_plugins.paquet_voleur.features import features
 
@@ -44,28 +55,23 @@ class PVState(DealState):
     the side that last paired or stole (for the house rule of P7).
     """
 
-    __slots__ = ("board", "last_taker", "piles")
+    FIELDS = (
+        DEALER,
+        TO_ACT,
+        HANDS,
+        cards("board", key="table"),
+        STOCK,
+        side_cards("piles"),
+        value("last_taker", read=side_or_none),
+    )
+    __slots__ = slots(FIELDS)
 
     board: list[Card]
     piles: list[list[Card]]
     last_taker: int | None
 
-    def clone(self) -> PVState:
-        s = PVState.__new__(PVState)
-        self.copy_fields_to(s)
-        s.board = list(self.board)
-        s.piles = [list(p) for p in self.piles]
-        s.last_taker = self.last_taker
-        return s
-
-
-def new_state(table: Table, dealer: int) -> PVState:
-    s = PVState.__new__(PVState)
-    s.start_fields(table, dealer)
-    s.board = []
-    s.piles = [[] for _ in table.sides]
-    s.last_taker = None
-    return s
+    def check_position(self, r: PositionReader) -> None:
+        check_to_act_holds(self)
 
 
 def deal_round(state: PVState) -> None:
@@ -119,38 +125,11 @@ def advance(state: PVState) -> None:
             return
 
 
-def state_to_json(state: PVState) -> dict[str, Any]:
-    return {
-        "dealer": state.dealer,
-        "to_act": state.to_act,
-        "hands": {str(i): names(h) for i, h in enumerate(state.hands)},
-        "table": names(state.board),
-        "stock": names(state.stock),
-        "piles": {str(i): names(p) for i, p in enumerate(state.piles)},
-        "last_taker": state.last_taker,
-    }
-
-
-def state_from_json(table: Table, data: dict[str, Any]) -> PVState:
-    r = PositionReader(table, data)
-    dealer, to_act = r.dealer_and_to_act()
-    s = new_state(table, dealer)
-    s.to_act = to_act
-    s.hands = r.hands()
-    s.board = r.cards("table")
-    s.stock = r.cards("stock")
-    s.piles = r.per_side_cards("piles")
-    last = r.get("last_taker")
-    s.last_taker = None if last is None else r.index("last_taker", last, len(table.sides), "side")
-    if not s.hands[to_act] and any(s.hands):
-        raise PositionError(f"to_act: seat {to_act} has no cards but another seat has")
-    return s
-
-
 class PaquetVoleur(GamePlugin[Options, PVState]):
     """The table plugin: Paquet voleur's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
+    state_class = PVState  # the state hooks are derived from its FIELDS
 
     def goal(self) -> str:
         deals = self.options.deals
@@ -183,7 +162,7 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         at = rng.randint(MIN_CUT, len(deck) - MIN_CUT)
         deck = cut(deck, at)
         record("cut", seat=cutter, at=at)
-        state = new_state(table, match.dealer)
+        state = PVState.new(table, match.dealer)
         i = 0
         for _ in range(HAND):
             i = deal_rounds(state.hands, deck, match.dealer, 1, i)
@@ -280,22 +259,6 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         if move.kind == "trail":
             return f"{c} trails"
         return None
-
-    @hookimpl
-    def cardcore_state_to_json(self, state: PVState) -> dict[str, Any]:
-        return state_to_json(state)
-
-    @hookimpl
-    def cardcore_state_from_json(self, table: Table, data: dict[str, Any]) -> PVState:
-        return state_from_json(table, data)
-
-    @hookimpl
-    def cardcore_state_cards(self, state: PVState) -> list[Card]:
-        out = [c for h in state.hands for c in h]
-        out += state.board + state.stock
-        for p in state.piles:
-            out += p
-        return out
 
 
 def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
