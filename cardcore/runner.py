@@ -177,24 +177,15 @@ def play_deal(
     else:
         state = going_on
     players = [legacy(p) for p in players]  # a player of the two-argument protocol still plays
-    # players that follow the game (``witness``) get every move in its public
-    # JSON form: what every seat saw played, never a hidden card
-    watchers = [p for p in players if hasattr(p, "witness")]
-    for w in watchers:
-        w.witness({"event": "deal_start", "dealer": match.dealer})
-    readers = [lst for lst in listeners if type(lst).move is not Listener.move]
+    followers = _Followers(table, match, state, players, listeners)
     checkers = [lst for lst in listeners if type(lst).before_move is not Listener.before_move]
-    steps = bool(readers or watchers)
-    views = any(lst.wants_views for lst in readers)
-    events_of = getattr(table.plugin, "events", None)
-    view = table.spectate(state) if views else None
     deal = len(match.deals) + 1
     n = 0
     legal_moves = table.fast_legal_moves
     apply_move = table.fast_apply_move
     is_over = table.fast_is_deal_over
     observe = table.observe
-    decision = Decision(table, match, state, 0, deal, 0, players, listeners, view)
+    decision = Decision(table, match, state, 0, deal, 0, players, listeners, followers.view)
     while not is_over(state):
         seat = state.to_act
         moves = legal_moves(state)
@@ -209,8 +200,8 @@ def play_deal(
             # the player gets a copy: what it does to it cannot change the legal moves
             move = player.choose(obs, tuple(moves), decision)
         except Rewind as back:
-            state, n, view = _rewind(back.point, players, listeners)
-            decision = Decision(table, match, state, 0, deal, n, players, listeners, view)
+            state, n, followers.view = _rewind(back.point, players, listeners)
+            decision = Decision(table, match, state, 0, deal, n, players, listeners, followers.view)
             continue
         if move not in moves:
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
@@ -220,24 +211,58 @@ def play_deal(
         n += 1
         if n > MAX_MOVES:
             raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")
-        if steps:
-            text = table.move_text(move)
-            after = table.spectate(state) if views else None
-            said: tuple[str, ...] = ()
-            if after is not None and view is not None and events_of is not None:
-                said = tuple(events_of(view, after, table.names))
-            step = Step(deal, n, seat, move, text, move_to_json(move, text), len(moves) == 1, said, after)
-            view = decision._view = after
-            if watchers:
-                event = step.witnessed()
-                for w in watchers:
-                    w.witness(event)
-            for lst in readers:
-                lst.move(match, state, step)
+        if followers.wanted:
+            decision._view = followers.step(state, deal, n, seat, move, len(moves) == 1)
     result = match.end_deal(state, n)
     for lst in listeners:
         lst.deal_end(match, state, result)
     return state, result, n
+
+
+class _Followers:
+    """Who follows a deal's moves: the listeners that read them (``move``) and
+    the players that witness them; makes each move's ``Step`` for them, with
+    the spectators' view and the move's events when one of them wants views."""
+
+    def __init__(
+        self,
+        table: Table,
+        match: Match,
+        state: DealState,
+        players: Sequence[Player],
+        listeners: Sequence[Listener],
+    ) -> None:
+        self.table, self.match = table, match
+        # players that follow the game (``witness``) get every move in its public
+        # JSON form: what every seat saw played, never a hidden card
+        self.watchers = [p for p in players if hasattr(p, "witness")]
+        for w in self.watchers:
+            w.witness({"event": "deal_start", "dealer": match.dealer})
+        self.readers = [lst for lst in listeners if type(lst).move is not Listener.move]
+        self.wanted = bool(self.readers or self.watchers)
+        self.views = any(lst.wants_views for lst in self.readers)
+        self.events_of = getattr(table.plugin, "events", None)
+        self.view = table.spectate(state) if self.views else None  # the spectators' view now
+
+    def step(
+        self, state: DealState, deal: int, n: int, seat: int, move: Move, forced: bool
+    ) -> Observation | None:
+        """The move just applied, as one record for all of them; returns the view after it."""
+        table = self.table
+        text = table.move_text(move)
+        after = table.spectate(state) if self.views else None
+        said: tuple[str, ...] = ()
+        if after is not None and self.view is not None and self.events_of is not None:
+            said = tuple(self.events_of(self.view, after, table.names))
+        step = Step(deal, n, seat, move, text, move_to_json(move, text), forced, said, after)
+        self.view = after
+        if self.watchers:
+            event = step.witnessed()
+            for w in self.watchers:
+                w.witness(event)
+        for lst in self.readers:
+            lst.move(self.match, state, step)
+        return after
 
 
 def _rewind(
