@@ -563,27 +563,8 @@ def _check_sample(
     sample = table.sample_state(state, seat, rng)
     if table.dump_state(state) != before or fingerprint(state) != slots:
         raise ConformanceError(f"{where}: sampling changed the real state")
-    if sample is state or sample.hands is state.hands or sample.stock is state.stock:
-        raise ConformanceError(f"{where}: the sample is the real state, or shares its hands or stock")
-    if any(a is b for a, b in zip(sample.hands, state.hands, strict=False)):
-        raise ConformanceError(f"{where}: the sample shares a hand (a list) with the real state")
-    cards = table.state_cards(sample)
-    if len({id(c) for c in cards}) != len(cards) or sorted(c.sort_key for c in cards) != sorted(
-        c.sort_key for c in table.deck
-    ):
-        raise ConformanceError(f"{where}: the sample does not hold every card of the deck once")
-    if [len(h) for h in sample.hands] != [len(h) for h in state.hands] or len(sample.stock) != len(
-        state.stock
-    ):
-        raise ConformanceError(
-            f"{where}: the sample's hands and stock hold {[len(h) for h in sample.hands]} and "
-            f"{len(sample.stock)} cards, not {[len(h) for h in state.hands]} and {len(state.stock)}"
-        )
-    if sample.hands[seat] != state.hands[seat]:
-        raise ConformanceError(
-            f"{where}: the sample changed the seat's own hand {list(map(str, state.hands[seat]))} "
-            f"into {list(map(str, sample.hands[seat]))}"
-        )
+    _sample_apart(state, sample, where)
+    _sample_cards(table, state, sample, seat, where)
     dumped = table.dump_state(sample)
     changed = sorted(k for k, v in _public_dump(before).items() if dumped.get(k) != v)
     changed += sorted(k for k in _public_dump(dumped) if k not in before)
@@ -596,6 +577,39 @@ def _check_sample(
     if table.spectate(sample).to_json() != public:
         raise ConformanceError(f"{where}: the spectator's view of the sample is not that of the deal")
     stats.samples += 1
+    _count_variety(state, sample, seat, stats)
+    return sample
+
+
+def _sample_apart(state: DealState, sample: DealState, where: str) -> None:
+    """A sample is a state of its own: no hand or stock list shared with the real one."""
+    if sample is state or sample.hands is state.hands or sample.stock is state.stock:
+        raise ConformanceError(f"{where}: the sample is the real state, or shares its hands or stock")
+    if any(a is b for a, b in zip(sample.hands, state.hands, strict=False)):
+        raise ConformanceError(f"{where}: the sample shares a hand (a list) with the real state")
+
+
+def _sample_cards(table: Table, state: DealState, sample: DealState, seat: int, where: str) -> None:
+    """Every card of the deck once; the hands' and the stock's sizes; the seat's own hand."""
+    cards = table.state_cards(sample)
+    once = len({id(c) for c in cards}) == len(cards)
+    if not once or sorted(c.sort_key for c in cards) != sorted(c.sort_key for c in table.deck):
+        raise ConformanceError(f"{where}: the sample does not hold every card of the deck once")
+    sizes, real = [len(h) for h in sample.hands], [len(h) for h in state.hands]
+    if sizes != real or len(sample.stock) != len(state.stock):
+        raise ConformanceError(
+            f"{where}: the sample's hands and stock hold {sizes} and "
+            f"{len(sample.stock)} cards, not {real} and {len(state.stock)}"
+        )
+    if sample.hands[seat] != state.hands[seat]:
+        raise ConformanceError(
+            f"{where}: the sample changed the seat's own hand {list(map(str, state.hands[seat]))} "
+            f"into {list(map(str, sample.hands[seat]))}"
+        )
+
+
+def _count_variety(state: DealState, sample: DealState, seat: int, stats: SamplingStats) -> None:
+    """Where another hand could be imagined otherwise, whether this sample did."""
     unseen = {c.name for i, h in enumerate(state.hands) if i != seat for c in h}
     unseen.update(c.name for c in state.stock)
     if len(unseen) > 1 and any(h for i, h in enumerate(state.hands) if i != seat):
@@ -605,7 +619,6 @@ def _check_sample(
             for i, (a, b) in enumerate(zip(sample.hands, state.hands, strict=True))
             if i != seat
         )
-    return sample
 
 
 # ---- everything -------------------------------------------------------------------------
