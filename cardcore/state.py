@@ -299,16 +299,7 @@ def _check(cls: type, fields: Sequence[Field]) -> None:
             keys.add(f.key)
             if f.read is None and f.name not in ("dealer", "to_act"):
                 raise TypeError(f"{where}: {f.name} is in the JSON but has no read=")
-        if f.shape not in _SHAPES:
-            raise TypeError(f"{where}: {f.name} has no shape {f.shape!r} (one of {', '.join(_COPY)})")
-        if callable(f.cards) and f.shape != "list":
-            raise TypeError(f"{where}: {f.name}: an item's cards (cards=function) need the shape 'list'")
-        if f.per is not None and f.shape not in ("list", "lists", "dicts"):
-            raise TypeError(f"{where}: {f.name}: per seat or side needs the shape 'list', 'lists' or 'dicts'")
-        if f.hidden and not (f.cards is True and (f.shape, f.per) in (("list", None), ("lists", "seat"))):
-            raise TypeError(f"{where}: {f.name}: hidden cards are a list of cards, or one per seat")
-        if f.shape == "value" and f.new is None and isinstance(f.default, (list, dict, set)):
-            raise TypeError(f"{where}: {f.name}: a mutable default would be shared; use new=")
+        _check_shape(where, f)
     for name in CORE:
         if name not in seen:
             raise TypeError(f"{where}: the core's field {name} is missing (cardcore.state.{name.upper()})")
@@ -320,6 +311,20 @@ def _check(cls: type, fields: Sequence[Field]) -> None:
         raise TypeError(f"{where}: the slot(s) {', '.join(sorted(slotted - seen))} have no field")
     if not any("__dict__" in k.__dict__ for k in cls.__mro__) and seen - slotted:
         raise TypeError(f"{where}: {', '.join(sorted(seen - slotted))} not in __slots__ (use slots(FIELDS))")
+
+
+def _check_shape(where: str, f: Field) -> None:
+    """One field's shape agrees with what it holds (cards, per seat or side, hidden, default)."""
+    if f.shape not in _SHAPES:
+        raise TypeError(f"{where}: {f.name} has no shape {f.shape!r} (one of {', '.join(_COPY)})")
+    if callable(f.cards) and f.shape != "list":
+        raise TypeError(f"{where}: {f.name}: an item's cards (cards=function) need the shape 'list'")
+    if f.per is not None and f.shape not in ("list", "lists", "dicts"):
+        raise TypeError(f"{where}: {f.name}: per seat or side needs the shape 'list', 'lists' or 'dicts'")
+    if f.hidden and not (f.cards is True and (f.shape, f.per) in (("list", None), ("lists", "seat"))):
+        raise TypeError(f"{where}: {f.name}: hidden cards are a list of cards, or one per seat")
+    if f.shape == "value" and f.new is None and isinstance(f.default, (list, dict, set)):
+        raise TypeError(f"{where}: {f.name}: a mutable default would be shared; use new=")
 
 
 #: a method's source: its name, its arguments, its body, and the values its body names
