@@ -135,6 +135,9 @@ class GamePlugin(Generic[OptionsT, StateT]):
 
     bots: ClassVar[Mapping[str, str]] = {}
     suits_matter: ClassVar[bool] = True  # False: a card typed names any card of its rank
+    # the move a card typed alone means, when no move plays it: asked first why not
+    # (``cardcore_explain_illegal``): Carrousel's and Paquet voleur's trail
+    card_kind: ClassVar[str | None] = None
 
     def __init__(self, table: Table) -> None:
         self.table = table

@@ -303,21 +303,36 @@ class HumanPlayer:
         if not isinstance(got, str):
             return f"{show_text(self.table.move_text(got))} is legal now"
         words = text.split()
-        try:
-            c = parse_card(words[-1], self.specials) if words else None
-        except CardError:
-            c = None
-        if c is not None:
-            kinds = [words[0].lower()] if len(words) > 1 else [m.kind for m in moves if m.card is not None]
+        cards = [c for c in map(self._card_or_none, words) if c is not None]
+        if cards:
+            # the kind the words name (``3h trails``, ``trail 3h``, ``meld 8c 8d joker``), else the card's
+            named = [k for w in words for k in self._kinds(moves) if w.lower() in (k, k + "s", k + "es")]
+            kinds = named or ([words[0].lower()] if len(words) > 1 else [])
+            if not kinds:
+                return f"not legal: {self.why_not(cards[0], moves)}"
             for kind in dict.fromkeys(kinds):
-                reason = self.explain(Move(kind, c))
+                reason = self.explain(Move(kind, cards[0]))
                 if reason:
                     return f"not legal: {reason}"
         return f"not legal: {got}"
 
+    def _card_or_none(self, word: str) -> Any:
+        try:
+            return parse_card(word, self.specials)
+        except CardError:
+            return None
+
+    def _kinds(self, moves: Sequence[Move]) -> list[str]:
+        """The move kinds a person may name: the game's (``GamePlugin.card_kind``
+        first) and those of the legal moves."""
+        first = getattr(self.table.plugin, "card_kind", None)
+        return list(dict.fromkeys([*([first] if first else []), *(m.kind for m in moves)]))
+
     def why_not(self, c: Any, moves: Sequence[Move]) -> str:
-        """The rule that keeps ``c`` from being played, as the game explains it."""
-        for kind in dict.fromkeys(m.kind for m in moves if m.card is not None):
+        """The rule that keeps ``c`` from being played, as the game explains it:
+        first for the move a card alone means (``GamePlugin.card_kind``: a
+        trail, a discard), then for each kind of the legal moves."""
+        for kind in self._kinds([m for m in moves if m.card is not None]):
             reason = self.explain(Move(kind, c))
             if reason:
                 return str(reason)

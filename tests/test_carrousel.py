@@ -569,7 +569,7 @@ def test_c7a_strict_pairs(registry):
         ("c6_sum_7.yaml", Move("capture", card("7S"), (card("3C"),)), "C6"),
         ("c7_two_kings.yaml", Move("capture", card("KS"), (card("KC"), card("KD"))), "C7"),
         ("c8_build.yaml", Move("build", card("AH"), (), (("onto", (card("2C"),)), ("value", 3))), "C8"),
-        ("c6_sum_7.yaml", Move("capture", card("9D"), (card("3C"),)), "not in the hand"),
+        ("c6_sum_7.yaml", Move("capture", card("9D"), (card("3C"),)), "you do not hold 9D"),
     ],
 )
 def test_illegal_moves_name_the_rule(registry, name, move, reason):

@@ -78,6 +78,7 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
     """The table plugin: Carrousel's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
+    card_kind = "trail"  # a card typed alone, when no move plays it
     state_class = CarrouselState  # the state hooks are derived from its FIELDS
 
     def goal(self) -> str:
@@ -142,29 +143,45 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
 
     @hookimpl
     def cardcore_explain_illegal(self, state: CarrouselState, move: Move) -> str | None:
-        hand = state.hands[state.to_act]
-        if move.card is None or move.card not in hand:
-            return f"{move.card} is not in the hand of seat {state.to_act}"
+        """The rule that blocks ``move``, checked against the position: cards by
+        name (a person names a card, not a copy)."""
+        c = move.card
+        if c is None:
+            return "every move plays a card from your hand"
+        if not any(h.name == c.name for h in state.hands[state.to_act]):
+            return f"you do not hold {c}"
         own = state.build_of(state.to_act)
-        if own is not None and not (set(own.cards) <= set(move.takes)):
-            return f"you own the build of {own.value}: you must capture it this turn (C8)"
+        if own is not None and move.kind != "sweep" and not (set(own.cards) <= set(move.takes)):
+            return f"you own the build of {own.value}: this turn you must capture it, or sweep (C8b)"
+        legal = self.table.legal_moves(state)  # with the house rules
         if move.kind == "trail":
-            if move.card is BROOM_CARD:
+            if c.name == "BROOM":
                 return "the broom is never trailed (C9)"
-            return "you may trail only when you can neither capture nor build (C10)"
+            if any(m.kind != "trail" for m in legal):
+                return "you may trail only when no card of yours can capture or build (C10)"
+            return None
+        mine = [m for m in legal if m.kind == move.kind and m.card is not None and m.card.name == c.name]
+        if not move.takes and not move.extra:  # the card alone: say what it can take, or that it cannot
+            if mine:
+                options = "; ".join(self.cardcore_move_text(state, m) or "" for m in mine[:3])
+                return f"say which cards: {options}" + (" …" if len(mine) > 3 else "")
+            if move.kind == "capture":
+                if c.rank > 10:
+                    return f"{c} takes a card of its rank from the table, and there is none (C7)"
+                return f"{c} captures nothing here: no table card or group adds up to {VALUES[c]} (C6)"
         if move.kind == "capture":
             taken = set(move.takes)
             for it in state.board:
                 if (
                     type(it) is Build
                     and taken & set(it.cards)
-                    and (VALUES[move.card] != it.value or not set(it.cards) <= taken)
+                    and (VALUES[c] != it.value or not set(it.cards) <= taken)
                 ):
                     return (
                         f"the build of {it.value} is taken whole, only by a card of "
                         "its value, as a group by itself (C6b)"
                     )
-            if move.card.rank > 10:
+            if c.rank > 10:
                 return "a face card takes one card of its rank, or all three when three lie there (C7)"
             return "the cards taken must split into groups each adding up to the card's value (C6)"
         if move.kind == "build":

@@ -83,6 +83,20 @@ class StrictPairs:
             return moves
         return out
 
+    @hookimpl(wrapper=True)
+    def cardcore_explain_illegal(
+        self, state: CarrouselState, move: Move
+    ) -> Generator[None, str | None, str | None]:
+        reason = yield
+        card = move.card
+        if card is None or card.rank <= 10 or card.special:
+            return reason
+        if move.kind == "trail" and _faces_on_table(state, card.rank) >= 2 and reason is None:
+            return "with strict pairs no third card of a face rank may lie on the table (C7a)"
+        if move.kind == "capture" and len(move.takes) > 1:
+            return "with strict pairs a face card takes one card of its rank, never three (C7a)"
+        return reason
+
 
 def _faces_on_table(state: CarrouselState, rank: int) -> int:
     return sum(1 for it in state.board if getattr(it, "rank", 0) == rank)

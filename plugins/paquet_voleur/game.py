@@ -129,6 +129,7 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
     """The table plugin: Paquet voleur's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
+    card_kind = "trail"  # a card typed alone, when no move plays it
     state_class = PVState  # the state hooks are derived from its FIELDS
 
     def goal(self) -> str:
@@ -177,18 +178,29 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
 
     @hookimpl
     def cardcore_explain_illegal(self, state: PVState, move: Move) -> str | None:
-        hand = state.hands[state.to_act]
-        if move.card is None or move.card not in hand:
-            return f"{move.card} is not in the hand of seat {state.to_act}"
+        """The rule that blocks ``move``, checked against the position (cards by name)."""
+        c = move.card
+        if c is None:
+            return "every move plays a card from your hand (P5)"
+        if not any(h.name == c.name for h in state.hands[state.to_act]):
+            return f"you do not hold {c}"
+        legal = self.table.legal_moves(state)  # with the house rules
         if move.kind == "trail":
-            return "a card may be trailed only when no card can pair or steal (P5c)"
+            if any(m.kind != "trail" for m in legal):
+                return "a card may be trailed only when no card of yours can pair or steal (P5c)"
+            return None
+        mine = [m for m in legal if m.kind == move.kind and m.card is not None and m.card.name == c.name]
+        if mine and not move.takes:  # the card alone: say what it can do
+            return "say which: " + "; ".join(self.cardcore_move_text(state, m) or "" for m in mine[:3])
         if move.kind == "steal":
             side = move.get("from")
             if side == state.table.side_of[state.to_act]:
                 return "you cannot steal your own or your partner's pile (P5b)"
-            return "a steal needs the top card of an opponent's pile of the same rank (P5b)"
+            return f"no opponent's pile has a top card of the rank of {c} (P5b)"
         if move.kind == "pair":
-            return "a pair takes a table card of the same rank as the card played (P5a)"
+            if not any(t.rank == c.rank for t in state.board):
+                return f"no table card has the rank of {c} (P5a)"
+            return "a pair takes one table card of the same rank as the card played (P5a)"
         return f"Paquet voleur has no move {move.kind!r} (P5: pair, steal or trail)"
 
     @hookimpl
