@@ -88,23 +88,34 @@ class PositionReader:
         to_act = self.seat("to_act", 0)
         return (to_act - 1) % n, to_act
 
-    def index(self, field: str, value: Any, count: int, what: str) -> int:
-        try:
-            i = int(value)
-        except (TypeError, ValueError, OverflowError):
-            raise PositionError(f"{field}: {str(value)[:40]!r} is not a {what} number") from None
-        if not 0 <= i < count or isinstance(value, bool):
-            raise PositionError(f"{field}: no {what} {str(value)[:40]!r} (0 to {count - 1})")
-        return i
+    def index(self, field: str, value: Any, count: int, what: str, key: bool = False) -> int:
+        """A seat or side number: a whole number, never a bool, a float or a
+        text (``0.7``, ``true``, ``' 1 '`` are errors naming the field); as a
+        mapping's ``key`` also its decimal text, which JSON keys are (``"1"``)."""
+        said = str(value)[:40]
+        if key and isinstance(value, str) and value.isascii() and value.isdigit():
+            value = int(value) if str(int(value)) == value else value  # "1", not "01"
+        if type(value) is not int:
+            raise PositionError(f"{field}: {said!r} is not a {what} number (a whole number)")
+        if not 0 <= value < count:
+            raise PositionError(f"{field}: no {what} {said!r} (0 to {count - 1})")
+        return value
 
     def per(self, field: str, count: int, what: str) -> dict[int, Any]:
-        """A mapping keyed by seat or side number (YAML ints or JSON strings)."""
+        """A mapping keyed by seat or side number (YAML ints or JSON strings),
+        each number once (``0`` and ``'0'`` are the same seat)."""
         raw = self.get(field, {})
         if isinstance(raw, list):
             raw = dict(enumerate(raw))
         if not isinstance(raw, dict):
             raise PositionError(f"{field}: expected a mapping of {what} numbers")
-        return {self.index(field, k, count, what): v for k, v in raw.items()}
+        out: dict[int, Any] = {}
+        for k, v in raw.items():
+            i = self.index(field, k, count, what, key=True)
+            if i in out:
+                raise PositionError(f"{field}: {what} {i} is given twice")
+            out[i] = v
+        return out
 
     def hands(self) -> list[list[Card]]:
         return self.per_seat_cards("hands")

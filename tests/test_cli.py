@@ -123,6 +123,16 @@ def test_bad_input_is_one_line_exit_2(args, needle):
         ("game: canasta\ndiscards: [5D]\n", "unknown key 'discards' (did you mean 'discard'?)"),
         ("game: carrousel\nplayers: 2\nlast_captur: 0\n", "unknown key 'last_captur'"),
         ("game: carrousel\nplayers: 2\nplayers: 3\n", "key 'players' given twice"),
+        # seats are whole numbers, each given once (issue 21)
+        ("game: paquet_voleur\nplayers: 3\nto_act: 0.7\n", "to_act: '0.7' is not a seat number"),
+        ("game: paquet_voleur\nplayers: 3\nto_act: ' 1 '\n", "to_act: ' 1 ' is not a seat number"),
+        ("game: paquet_voleur\nplayers: 3\nto_act: true\n", "to_act: 'True' is not a seat number"),
+        ("game: paquet_voleur\nplayers: 3\nhands: {0: [5H], '0': [6H]}\n", "hands: seat 0 is given twice"),
+        ("game: paquet_voleur\nplayers: 3\nhands: {0.5: [5H]}\n", "hands: '0.5' is not a seat number"),
+        (
+            "game: carrousel\nplayers: 2\ntable: [5C, 3D, {build: [AH, 2C], owner: '1'}]\n",
+            "owner: '1' is not a seat",
+        ),
     ],
 )
 def test_bad_position_files(tmp_path, body, needle):

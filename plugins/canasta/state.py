@@ -170,7 +170,7 @@ def _read_known(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]
     if not isinstance(known, dict):
         raise PositionError(f"{key}: expected a mapping of seats to cards in their hands")
     for k, listed in known.items():
-        seat = r.index(key, k, n, "seat")
+        seat = r.index(key, k, n, "seat", key=True)
         left = list(s.hands[seat])
         for name in listed if isinstance(listed, list) else []:
             found = next((c for c in left if c.name == str(name).upper()), None)
