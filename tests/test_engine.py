@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import EVERY_TABLE
+from conftest import EVERY_TABLE, GAMES, largest_table
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -163,7 +163,11 @@ def test_same_seed_same_game_in_one_process(registry, game, players, options):
     assert check_determinism(t, seed=5, deals=2, kinds=kinds) > 0
 
 
-@pytest.mark.parametrize("game,players", [("paquet_voleur", 4), ("carrousel", 2), ("canasta", 3)])
+# every installed game (these three at the player counts chosen for them, any other at its most)
+ACROSS = {"paquet_voleur": 4, "carrousel": 2, "canasta": 3}
+
+
+@pytest.mark.parametrize("game,players", [(g, ACROSS.get(g) or largest_table(g)[0]) for g in GAMES])
 def test_same_seed_same_game_across_processes(game, players):
     """Object ids and hash seeds differ between processes; the games must not."""
     import json

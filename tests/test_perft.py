@@ -15,7 +15,7 @@ from conftest import GAMES
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tools"))
 
-from perft import CORPUS, differences, load
+from perft import CORPUS, MIN_CORPUS, differences, load
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -23,7 +23,7 @@ def test_corpus(registry, game):
     if not (CORPUS / f"{game}.yaml").exists():
         pytest.fail(f"{game} has no legal-move corpus: python tools/perft.py generate --game {game}")
     items = load(game)
-    assert len(items) >= 100
+    assert len(items) >= MIN_CORPUS
     problems = [d for d in (differences(registry, item) for item in items) if d]
     assert not problems, "\n".join(problems[:20])
 

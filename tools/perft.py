@@ -41,6 +41,8 @@ from cardcore.table import Table
 ROOT = Path(__file__).parent.parent
 CORPUS = ROOT / "tests" / "perft"
 PER_GAME = 120  # sampled positions per game (the hand-made ones come on top)
+MAX_ROUNDS = 12  # rounds of deals played at most to find enough positions
+MIN_CORPUS = 100  # positions a corpus holds at least (tests/test_perft.py)
 DEALS = 4  # deals played per configuration and bot mix to sample from
 
 
@@ -91,10 +93,16 @@ def hand_made(registry: Registry, game: str) -> list[dict[str, Any]]:
     return out
 
 
-def sampled(registry: Registry, game: str, seed: int) -> list[dict[str, Any]]:
-    rng = random.Random(f"{seed}/{game}")
-    candidates: list[tuple[set[str], Table, Any, str]] = []
-    configs = registry.game(game).configurations(list(registry.house_rules.values()))
+def _play_round(
+    registry: Registry,
+    game: str,
+    configs: list[tuple[int, dict[str, Any], tuple[str, ...]]],
+    rng: random.Random,
+    candidates: list[tuple[set[str], Table, Any, str]],
+    round_: int,
+) -> None:
+    """DEALS seeded deals of each configuration and bot mix; about one position
+    in twenty goes to ``candidates``, tagged."""
     for ci, (players, options, house_rules) in enumerate(configs):
         table = Table.from_names(registry, game, players, options, list(house_rules))
         for bots, deal in ((b, d) for b in BOTS for d in range(DEALS)):
@@ -105,12 +113,24 @@ def sampled(registry: Registry, game: str, seed: int) -> list[dict[str, Any]]:
             while not table.is_deal_over(state):
                 moves = table.legal_moves(state)
                 if rng.random() < 0.05:
-                    ident = f"{game}/{ci}/{bots}/{deal}/{step}"
+                    ident = f"{game}/{ci}/{bots}/{deal}/{step}" + (f"/r{round_}" if round_ else "")
                     candidates.append((tags(table, state, moves), table, state.clone(), ident))
                 p = players_[state.to_act]
                 obs = table.observe(state, state.to_act) if p.needs_observation else None
                 table.apply(state, p.choose(obs, moves), moves)
                 step += 1
+
+
+def sampled(registry: Registry, game: str, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(f"{seed}/{game}")
+    candidates: list[tuple[set[str], Table, Any, str]] = []
+    configs = registry.game(game).configurations(list(registry.house_rules.values()))
+    # a round of DEALS per configuration and bot mix; more rounds for a game
+    # whose deals are short, until there are enough positions to choose from
+    rounds = 0
+    while rounds == 0 or (len(candidates) < 2 * PER_GAME and rounds < MAX_ROUNDS):
+        _play_round(registry, game, configs, rng, candidates, rounds)
+        rounds += 1
     # cover every tag twice, then fill up at random
     rng.shuffle(candidates)
     chosen: list[tuple[set[str], Table, Any, str]] = []
@@ -138,6 +158,12 @@ def generate(registry: Registry, seed: int, only: list[str]) -> None:
         body = yaml.safe_dump(entries, sort_keys=False, allow_unicode=True, width=110)
         path.write_text(header + body, encoding="utf-8")
         print(f"{path.relative_to(ROOT)}: {len(entries)} positions")
+        if len(entries) < MIN_CORPUS:
+            print(
+                f"  warning: fewer than {MIN_CORPUS} positions (tests/test_perft.py asks for them): "
+                "add hand-made positions or GameSpec.test_configs",
+                file=sys.stderr,
+            )
 
 
 # ---- checking ---------------------------------------------------------------------
