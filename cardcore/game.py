@@ -165,6 +165,9 @@ class DealState:
     #: the fields, in JSON order (``cardcore.state.Field``); empty: the game
     #: writes ``clone`` and its state hooks itself
     FIELDS: ClassVar[tuple[Field, ...]] = ()
+    #: the fields whose cards the other seats cannot see, (name, one list per
+    #: seat): what ``redeal_unseen`` deals anew (derived from FIELDS' ``hidden``)
+    HIDDEN: ClassVar[tuple[tuple[str, bool], ...]] = (("hands", True), ("stock", False))
 
     table: Table
     dealer: int
@@ -238,30 +241,34 @@ class DealState:
 def redeal_unseen(
     state: DealState, seat: int, rng: random.Random, known: Sequence[Sequence[Card]] = ()
 ) -> DealState:
-    """A copy of ``state`` with the other hands and the stock shuffled together
-    and dealt back in their sizes: what ``seat`` cannot see, imagined anew
-    (the core's ``cardcore_sample_state``; a game whose seats know more calls
-    it and keeps only the deals that agree with what they know). ``known[i]``:
-    cards every seat saw go to hand i (a pile taken, say); they stay there,
-    first in the hand."""
+    """A copy of ``state`` with what ``seat`` cannot see (its class's ``HIDDEN``
+    fields: the other hands and the stock, unless a game declares more) shuffled
+    together and dealt back in their sizes: imagined anew (the core's
+    ``cardcore_sample_state``; a game whose seats know more calls it and keeps
+    only the deals that agree with what they know). ``known[i]``: cards every
+    seat saw go to hand i (a pile taken, say); they stay there, first in the
+    hand."""
     sample = state.clone()
-    keep: list[list[Card]] = []
+    places: list[tuple[list[Card], list[Card]]] = []  # each list seat cannot see, the cards kept in it
     unseen: list[Card] = []
-    for i, hand in enumerate(sample.hands):
-        ids = {id(c) for c in known[i]} if i != seat and i < len(known) else set()
-        keep.append([c for c in hand if id(c) in ids])
-        if i != seat:
-            unseen += [c for c in hand if id(c) not in ids] if ids else hand
-    unseen += sample.stock
+    for name, per_seat in type(sample).HIDDEN:
+        held = getattr(sample, name)
+        for i, cards in enumerate(held) if per_seat else ((-1, held),):
+            if i == seat:
+                continue
+            ids = {id(c) for c in known[i]} if name == "hands" and 0 <= i < len(known) else None
+            if ids:
+                places.append((cards, [c for c in cards if id(c) in ids]))
+                unseen += [c for c in cards if id(c) not in ids]
+            else:
+                places.append((cards, []))
+                unseen += cards
     rng.shuffle(unseen)
     at = 0
-    for i, hand in enumerate(sample.hands):
-        if i == seat:
-            continue
-        take = len(hand) - len(keep[i])
-        hand[:] = keep[i] + unseen[at : at + take]
+    for cards, kept in places:
+        take = len(cards) - len(kept)
+        cards[:] = kept + unseen[at : at + take]
         at += take
-    sample.stock[:] = unseen[at:]
     return sample
 
 

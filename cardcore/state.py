@@ -267,6 +267,7 @@ def derive(cls: type[DealState]) -> None:
             fn = made[name]
             setattr(fn, _MARK, True)
             setattr(cls, name, classmethod(fn) if name in ("new", "from_json") else fn)
+    cls.HIDDEN = tuple((f.name, f.per == "seat") for f in fields if f.hidden)
 
 
 def _written(cls: type, name: str) -> bool:
@@ -304,6 +305,8 @@ def _check(cls: type, fields: Sequence[Field]) -> None:
             raise TypeError(f"{where}: {f.name}: an item's cards (cards=function) need the shape 'list'")
         if f.per is not None and f.shape not in ("list", "lists", "dicts"):
             raise TypeError(f"{where}: {f.name}: per seat or side needs the shape 'list', 'lists' or 'dicts'")
+        if f.hidden and not (f.cards is True and (f.shape, f.per) in (("list", None), ("lists", "seat"))):
+            raise TypeError(f"{where}: {f.name}: hidden cards are a list of cards, or one per seat")
         if f.shape == "value" and f.new is None and isinstance(f.default, (list, dict, set)):
             raise TypeError(f"{where}: {f.name}: a mutable default would be shared; use new=")
     for name in CORE:

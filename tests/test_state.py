@@ -62,6 +62,7 @@ class TrickState(DealState):
         Field("ranks", "set", dump=sorted, read=lambda r, k, s: set(r.get(k, []))),
         Field("passed", "list", per="seat", default=False, dump=list, read=lambda r, k, s: s.passed),
         value("order", key=None, new=lambda table: tuple(range(table.players))),
+        cards("widow", hidden=True),  # face down: redeal_unseen deals it anew
     )
     __slots__ = slots(FIELDS)
 
@@ -75,6 +76,7 @@ class TrickState(DealState):
     ranks: set[int]
     passed: list[bool]
     order: tuple[int, ...]
+    widow: list[Card]
 
     def check_position(self, r: PositionReader) -> None:
         if self.done and any(self.hands):
@@ -93,7 +95,7 @@ class Tricks(GamePlugin[NoOptions]):
         deck = shuffled(table.deck, rng)
         s = TrickState.new(table, match.dealer)
         i = deal_rounds(s.hands, deck, match.dealer, 5)
-        s.stock = deck[i:]
+        s.widow, s.stock = deck[i : i + 3], deck[i + 3 :]
         return s
 
     @hookimpl
@@ -168,6 +170,7 @@ def test_the_derived_json_and_reading():
         "seen",
         "ranks",
         "passed",
+        "widow",
     ]
     assert data["hands"]["0"] == [c.name for c in s.hands[0]] and data["won"] == {"0": [], "1": [], "2": []}
     again = t.load_state(data)
@@ -260,6 +263,7 @@ def _declare(fields: tuple[Field, ...], slot_names: tuple[str, ...] | None = Non
         ((DEALER, TO_ACT, HANDS, STOCK, value("x")), None, "x is in the JSON but has no read="),
         ((DEALER, TO_ACT, HANDS, STOCK, value("x", [], read=flag)), None, "mutable default"),
         ((DEALER, TO_ACT, HANDS, STOCK, Field("x", "tuple", key=None)), None, "no shape 'tuple'"),
+        ((DEALER, TO_ACT, HANDS, STOCK, Field("x", "lists", None, "side", True, True)), None, "hidden"),
         ((DEALER, TO_ACT, HANDS, STOCK), ("x",), "the slot(s) x have no field"),
         ((DEALER, TO_ACT, HANDS, STOCK, value("x", key=None)), (), "x not in __slots__"),
         ((value("dealer", read=flag), TO_ACT, HANDS, STOCK), None, "dealer is the core's"),
@@ -268,3 +272,21 @@ def _declare(fields: tuple[Field, ...], slot_names: tuple[str, ...] | None = Non
 def test_a_wrong_declaration_is_refused_when_the_class_is_made(fields, slot_names, needle):
     with pytest.raises(TypeError, match=needle.replace("(", r"\(").replace(")", r"\)")):
         _declare(fields, slot_names)
+
+
+def test_hidden_fields_are_what_a_seat_imagines_anew():
+    from cardcore.game import redeal_unseen
+
+    assert TrickState.HIDDEN == (("hands", True), ("stock", False), ("widow", False))
+    t = Table(TRICKS, 3)
+    s = t.new_match(4).start_deal()
+    rng = random.Random(1)
+    moved = 0
+    for _ in range(20):
+        sample = redeal_unseen(s, 1, rng)
+        assert sample.hands[1] == s.hands[1] and sample.won == s.won
+        assert [len(h) for h in sample.hands] == [len(h) for h in s.hands] and len(sample.widow) == 3
+        hidden = [*sample.hands[0], *sample.hands[2], *sample.stock, *sample.widow]
+        assert sorted(map(id, hidden)) == sorted(map(id, [*s.hands[0], *s.hands[2], *s.stock, *s.widow]))
+        moved += sample.widow != s.widow
+    assert moved > 15
