@@ -138,6 +138,8 @@ class GamePlugin(Generic[OptionsT, StateT]):
     # the move a card typed alone means, when no move plays it: asked first why not
     # (``cardcore_explain_illegal``): Carrousel's and Paquet voleur's trail
     card_kind: ClassVar[str | None] = None
+    # the game's state class, declaring its FIELDS: the state hooks are derived from it
+    state_class: ClassVar[type[DealState] | None] = None
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -312,9 +314,13 @@ def redeal_unseen(
         for i, cards in enumerate(held) if per_seat else ((-1, held),):
             if i == seat:
                 continue
-            ids = {id(c) for c in known[i]} if name == "hands" and 0 <= i < len(known) else set()
-            places.append((cards, [c for c in cards if id(c) in ids]))
-            unseen += [c for c in cards if id(c) not in ids] if ids else cards
+            ids = {id(c) for c in known[i]} if name == "hands" and 0 <= i < len(known) else None
+            if ids:
+                places.append((cards, [c for c in cards if id(c) in ids]))
+                unseen += [c for c in cards if id(c) not in ids]
+            else:
+                places.append((cards, []))
+                unseen += cards
     rng.shuffle(unseen)
     at = 0
     for cards, kept in places:

@@ -78,12 +78,10 @@ _COPY: dict[str, str] = {
 }
 # where all_cards() finds the cards of each shape
 _CARDS: dict[str, list[str]] = {
-    "value": ["if {x} is not None:", "    out.append({x})"],
     "list": ["out += {x}"],
     "lists": ["for v in {x}:", "    out += v"],
     "dict": ["for v in {x}.values():", "    out += v"],
     "dicts": ["for d in {x}:", "    for v in d.values():", "        out += v"],
-    "set": ["out += {x}"],
 }
 # a new deal's entries per seat or side: how many, and what to count over
 _SIZE = {"seat": "table.players", "side": "len(table.sides)"}
@@ -319,6 +317,8 @@ def _check_shape(where: str, f: Field) -> None:
         raise TypeError(f"{where}: {f.name} has no shape {f.shape!r} (one of {', '.join(_COPY)})")
     if callable(f.cards) and f.shape != "list":
         raise TypeError(f"{where}: {f.name}: an item's cards (cards=function) need the shape 'list'")
+    if f.cards is True and f.shape not in _CARDS:
+        raise TypeError(f"{where}: {f.name}: cards are held in a shape {', '.join(_CARDS)}")
     if f.per is not None and f.shape not in ("list", "lists", "dicts"):
         raise TypeError(f"{where}: {f.name}: per seat or side needs the shape 'list', 'lists' or 'dicts'")
     if f.hidden and not (f.cards is True and (f.shape, f.per) in (("list", None), ("lists", "seat"))):

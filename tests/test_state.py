@@ -264,6 +264,7 @@ def _declare(fields: tuple[Field, ...], slot_names: tuple[str, ...] | None = Non
         ((DEALER, TO_ACT, HANDS, STOCK, value("x", [], read=flag)), None, "mutable default"),
         ((DEALER, TO_ACT, HANDS, STOCK, Field("x", "tuple", key=None)), None, "no shape 'tuple'"),
         ((DEALER, TO_ACT, HANDS, STOCK, Field("x", "lists", None, "side", True, True)), None, "hidden"),
+        ((DEALER, TO_ACT, HANDS, STOCK, Field("x", "set", cards=True, read=flag)), None, "cards are held"),
         ((DEALER, TO_ACT, HANDS, STOCK), ("x",), "the slot(s) x have no field"),
         ((DEALER, TO_ACT, HANDS, STOCK, value("x", key=None)), (), "x not in __slots__"),
         ((value("dealer", read=flag), TO_ACT, HANDS, STOCK), None, "dealer is the core's"),
