@@ -160,30 +160,12 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
             if any(m.kind != "trail" for m in legal):
                 return "you may trail only when no card of yours can capture or build (C10)"
             return None
-        mine = [m for m in legal if m.kind == move.kind and m.card is not None and m.card.name == c.name]
         if not move.takes and not move.extra:  # the card alone: say what it can take, or that it cannot
-            if mine:
-                options = "; ".join(self.cardcore_move_text(state, m) or "" for m in mine[:3])
-                return f"say which cards: {options}" + (" …" if len(mine) > 3 else "")
-            if move.kind == "capture":
-                if c.rank > 10:
-                    return f"{c} takes a card of its rank from the table, and there is none (C7)"
-                return f"{c} captures nothing here: no table card or group adds up to {VALUES[c]} (C6)"
+            bare = self._explain_card(state, legal, move, c)
+            if bare is not None:
+                return bare
         if move.kind == "capture":
-            taken = set(move.takes)
-            for it in state.board:
-                if (
-                    type(it) is Build
-                    and taken & set(it.cards)
-                    and (VALUES[c] != it.value or not set(it.cards) <= taken)
-                ):
-                    return (
-                        f"the build of {it.value} is taken whole, only by a card of "
-                        "its value, as a group by itself (C6b)"
-                    )
-            if c.rank > 10:
-                return "a face card takes one card of its rank, or all three when three lie there (C7)"
-            return "the cards taken must split into groups each adding up to the card's value (C6)"
+            return _explain_capture(state, move, c)
         if move.kind == "build":
             return (
                 "a build adds one hand card to table items (at most one build) so the total is "
@@ -192,6 +174,19 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         if move.kind == "sweep":
             return "the broom takes everything on the table (C9)"
         return f"Carrousel has no move {move.kind!r}"
+
+    def _explain_card(self, state: CarrouselState, legal: list[Move], move: Move, c: Card) -> str | None:
+        """A move of ``move.kind`` named by its card alone: the ways it can be
+        played, or why it captures nothing."""
+        mine = [m for m in legal if m.kind == move.kind and m.card is not None and m.card.name == c.name]
+        if mine:
+            options = "; ".join(self.cardcore_move_text(state, m) or "" for m in mine[:3])
+            return f"say which cards: {options}" + (" …" if len(mine) > 3 else "")
+        if move.kind == "capture":
+            if c.rank > 10:
+                return f"{c} takes a card of its rank from the table, and there is none (C7)"
+            return f"{c} captures nothing here: no table card or group adds up to {VALUES[c]} (C6)"
+        return None
 
     @hookimpl
     def cardcore_apply_move(self, state: CarrouselState, move: Move) -> CarrouselState:
@@ -352,6 +347,22 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
                     hand[j], place[i] = place[i], hand[j]
                     break
         return sample
+
+
+def _explain_capture(state: CarrouselState, move: Move, c: Card) -> str:
+    """Why the cards ``move`` takes cannot be taken with ``c`` (C6, C6b, C7)."""
+    taken = set(move.takes)
+    for it in state.board:
+        if (
+            type(it) is Build
+            and taken & set(it.cards)
+            and (VALUES[c] != it.value or not set(it.cards) <= taken)
+        ):
+            whole = "only by a card of its value, as a group by itself"
+            return f"the build of {it.value} is taken whole, {whole} (C6b)"
+    if c.rank > 10:
+        return "a face card takes one card of its rank, or all three when three lie there (C7)"
+    return "the cards taken must split into groups each adding up to the card's value (C6)"
 
 
 def _partnerships(players: int, options: Options) -> bool:
