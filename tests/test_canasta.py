@@ -490,7 +490,12 @@ def test_n9_pair_takes_a_one_card_pile_to_go_out(registry):
 
 def test_n13a_no_going_out_bonus_after_the_last_red_three(registry):
     t, s = load("n13a_red_three_no_bonus.yaml", registry)
-    assert texts(t, s) == ["add 5H to the 5 meld", "add 5S to the 5 meld", "stop: the deal ends"]
+    assert texts(t, s) == [
+        "add 5H to the 5 meld",
+        "add 5S to the 5 meld",
+        "stop: the deal ends",
+        "ask partner: may I go out?",  # N13c: he may ask in this turn too
+    ]
     play(t, s, "add 5H to the 5 meld")
     play(t, s, "add 5S to the 5 meld")
     assert t.is_deal_over(s)
@@ -789,3 +794,55 @@ def test_n3_card_values():
     assert all(by_name[f"{r}D"] == 5 for r in ("7", "6", "5", "4"))
     assert by_name["3S"] == by_name["3C"] == 5
     assert by_name["3H"] == by_name["3D"] == 100  # N7: red threes are bonus cards
+
+
+# ---- decisions of the third release (N13c, N12d, N17b, N15a, N8a) ----------------------------------
+def test_n13c_black_threes_then_every_card_never_stop(registry):
+    t, s = load("n13c_last_red_three_go_out.yaml", registry)
+    assert texts(t, s) == [
+        "meld 3C 3S 3C",
+        "add 9D to the 9 meld",
+        "stop: the deal ends",
+        "ask partner: may I go out?",  # N12a holds in this turn too
+    ]
+    play(t, s, "meld 3C 3S 3C")
+    assert texts(t, s) == ["add 9D to the 9 meld"]  # black threes down: no stop while he holds cards
+    play(t, s, "add 9D to the 9 meld")
+    assert s.went_out == 0 and t.is_deal_over(s)
+    assert t.score_deal(s)[0].breakdown["going_out"] == 0  # N13a: no bonus
+    # 9D could not meld: the black threes are not offered at all
+    t, s = load(
+        "n13c_last_red_three_go_out.yaml", registry, melds={0: [["KH", "KS", "KD", "KC", "KH", "KS", "KD"]], 1: []}
+    )
+    assert texts(t, s) == ["stop: the deal ends"]
+
+
+def test_n13c_melding_the_last_card_needs_the_canastas(registry):
+    # no canasta: adding 5H is fine (5S is kept), adding both would be going out
+    t, s = load("n13a_red_three_no_bonus.yaml", registry, melds={0: [["5C", "5S", "5D"]], 1: []})
+    play(t, s, "add 5H to the 5 meld")
+    assert texts(t, s) == ["stop: the deal ends"]
+
+
+def test_n13c_ask_and_permission_in_the_last_red_three_turn(registry):
+    t, s = load("n13a_red_three_no_bonus.yaml", registry, house_rules=["canasta.permission_required"])
+    # unasked he may not go out: one five added at most, then stop
+    assert texts(t, s) == [
+        "add 5H to the 5 meld",
+        "add 5S to the 5 meld",
+        "stop: the deal ends",
+        "ask partner: may I go out?",
+    ]
+    no = s.clone()
+    play(t, no, "add 5H to the 5 meld")
+    assert texts(t, no) == ["stop: the deal ends"]
+    play(t, s, "ask partner: may I go out?")
+    refused = s.clone()
+    play(t, refused, "answer: no")
+    play(t, refused, "add 5H to the 5 meld")
+    assert texts(t, refused) == ["stop: the deal ends"]
+    play(t, s, "answer: yes, go out")
+    assert "stop: the deal ends" not in texts(t, s)  # the yes binds: he melds every card
+    play(t, s, "add 5H to the 5 meld")
+    play(t, s, "add 5S to the 5 meld")
+    assert s.went_out == 0 and t.score_deal(s)[0].breakdown["going_out"] == 0
