@@ -490,7 +490,12 @@ def test_n9_pair_takes_a_one_card_pile_to_go_out(registry):
 
 def test_n13a_no_going_out_bonus_after_the_last_red_three(registry):
     t, s = load("n13a_red_three_no_bonus.yaml", registry)
-    assert texts(t, s) == ["add 5H to the 5 meld", "add 5S to the 5 meld", "stop: the deal ends"]
+    assert texts(t, s) == [
+        "add 5H to the 5 meld",
+        "add 5S to the 5 meld",
+        "stop: the deal ends",
+        "ask partner: may I go out?",  # N13c: he may ask in this turn too
+    ]
     play(t, s, "add 5H to the 5 meld")
     play(t, s, "add 5S to the 5 meld")
     assert t.is_deal_over(s)
@@ -789,3 +794,174 @@ def test_n3_card_values():
     assert all(by_name[f"{r}D"] == 5 for r in ("7", "6", "5", "4"))
     assert by_name["3S"] == by_name["3C"] == 5
     assert by_name["3H"] == by_name["3D"] == 100  # N7: red threes are bonus cards
+
+
+# ---- decisions of the third release (N13c, N12d, N17b, N15a, N8a) ----------------------------------
+def test_n13c_black_threes_then_every_card_never_stop(registry):
+    t, s = load("n13c_last_red_three_go_out.yaml", registry)
+    assert texts(t, s) == [
+        "meld 3C 3S 3C",
+        "add 9D to the 9 meld",
+        "stop: the deal ends",
+        "ask partner: may I go out?",  # N12a holds in this turn too
+    ]
+    play(t, s, "meld 3C 3S 3C")
+    assert texts(t, s) == ["add 9D to the 9 meld"]  # black threes down: no stop while he holds cards
+    play(t, s, "add 9D to the 9 meld")
+    assert s.went_out == 0 and t.is_deal_over(s)
+    assert t.score_deal(s)[0].breakdown["going_out"] == 0  # N13a: no bonus
+    # 9D could not meld: the black threes are not offered at all
+    t, s = load(
+        "n13c_last_red_three_go_out.yaml",
+        registry,
+        melds={0: [["KH", "KS", "KD", "KC", "KH", "KS", "KD"]], 1: []},
+    )
+    assert texts(t, s) == ["stop: the deal ends"]
+
+
+def test_n13c_melding_the_last_card_needs_the_canastas(registry):
+    # no canasta: adding 5H is fine (5S is kept), adding both would be going out
+    t, s = load("n13a_red_three_no_bonus.yaml", registry, melds={0: [["5C", "5S", "5D"]], 1: []})
+    play(t, s, "add 5H to the 5 meld")
+    assert texts(t, s) == ["stop: the deal ends"]
+
+
+def test_n13c_ask_and_permission_in_the_last_red_three_turn(registry):
+    t, s = load("n13a_red_three_no_bonus.yaml", registry, house_rules=["canasta.permission_required"])
+    # unasked he may not go out: one five added at most, then stop
+    assert texts(t, s) == [
+        "add 5H to the 5 meld",
+        "add 5S to the 5 meld",
+        "stop: the deal ends",
+        "ask partner: may I go out?",
+    ]
+    no = s.clone()
+    play(t, no, "add 5H to the 5 meld")
+    assert texts(t, no) == ["stop: the deal ends"]
+    play(t, s, "ask partner: may I go out?")
+    refused = s.clone()
+    play(t, refused, "answer: no")
+    play(t, refused, "add 5H to the 5 meld")
+    assert texts(t, refused) == ["stop: the deal ends"]
+    play(t, s, "answer: yes, go out")
+    assert "stop: the deal ends" not in texts(t, s)  # the yes binds: he melds every card
+    play(t, s, "add 5H to the 5 meld")
+    play(t, s, "add 5S to the 5 meld")
+    assert s.went_out == 0 and t.score_deal(s)[0].breakdown["going_out"] == 0
+
+
+def _move(t, s, kind: str, rank: str | None = None):
+    """The first legal move of ``kind`` (and ``rank``), played."""
+    moves = t.legal_moves(s)
+    m = next(m for m in moves if m.kind == kind and (rank is None or m.get("rank") == rank))
+    t.apply(s, m, moves)
+
+
+def _others_draw_and_discard(t, s) -> None:
+    while s.to_act != 0:
+        _move(t, s, "draw")
+        _move(t, s, "discard")
+
+
+def _go_out_with_kings_and_nines(t, s) -> None:
+    _move(t, s, "draw")  # 6D
+    _move(t, s, "meld", "K")
+    for _ in range(4):
+        _move(t, s, "add", "K")
+    _move(t, s, "meld", "9")
+    if any(m.kind == "commit" for m in t.legal_moves(s)):
+        _move(t, s, "commit")
+    assert texts(t, s) == ["discard 6D"]
+    _move(t, s, "discard")
+    assert s.went_out == 0
+
+
+def test_n12d_added_in_an_earlier_turn_is_not_concealed(registry):
+    t, s = load("n12d_added_before_not_concealed.yaml", registry)
+    play(t, s, "add 5H to the 5 meld")
+    play(t, s, "discard 8C")
+    _others_draw_and_discard(t, s)
+    _go_out_with_kings_and_nines(t, s)
+    assert not s.went_out_concealed and t.score_deal(s)[0].breakdown["going_out"] == 100
+    # the same last turn without the add before: concealed
+    hand = ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "9C", "9S", "9D"]
+    t, s = load(
+        "n12d_added_before_not_concealed.yaml", registry, hands={0: hand}, phase="draw", stock=["6D", "7S"]
+    )
+    _go_out_with_kings_and_nines(t, s)
+    assert s.went_out_concealed and t.score_deal(s)[0].breakdown["going_out"] == 200
+
+
+def test_n12d_staged_and_withdrawn_leaves_no_trace(registry):
+    hands = {
+        0: ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "9C", "9S", "9D", "8C"],
+        1: ["4S"],
+        2: ["4D"],
+        3: ["4H"],
+    }
+    t, s = load("n12d_added_before_not_concealed.yaml", registry, hands=hands, melds={}, has_melded=[])
+    _move(t, s, "meld", "K")  # staged (N10)
+    play(t, s, "take back the initial meld")
+    play(t, s, "discard 8C")
+    _others_draw_and_discard(t, s)
+    _go_out_with_kings_and_nines(t, s)
+    assert s.went_out_concealed and t.score_deal(s)[0].breakdown["going_out"] == 200
+
+
+N17B = {
+    "game": "canasta",
+    "players": 3,
+    "dealer": 2,
+    "to_act": 0,
+    "hands": {0: ["5H", "5S", "9C"], 1: ["4C", "4D", "9D"], 2: ["6C", "6D", "6S", "9H", "8D"]},
+    "stock": ["9S", "8H", "8S", "7H"],
+    "discard": ["7C", "5D"],
+    "melds": {0: [["KH", "KS", "KD"]], 1: [["QH", "QS", "QD"]], 2: []},
+    "red_threes": {0: [], 1: ["3H", "3D"], 2: ["3H", "3D"]},
+    "scores": {0: 0, 1: 0, 2: 3000},
+}
+
+
+def test_n17b_once_partners_no_minimum_and_red_threes_together(registry):
+    t, s = position_from_data(N17B, registry)
+    play(t, s, "take the pile (2 cards) with 5H 5S")
+    play(t, s, "discard 9C")
+    assert s.teams == [(0,), (1, 2)]
+    b = t.score_deal(s)[1].breakdown
+    assert b["red_threes"] == 800  # four red threes of the two partners (N7), melded by seat 1
+    play(t, s, "draw")
+    play(t, s, "discard 9D")
+    play(t, s, "draw")
+    # seat 2 had not melded and his own minimum is 120 (N17), but his partner has melded:
+    # the sixes (15) go down at once, not staged (N17b)
+    assert "initial_minimum" not in t.observe(s, 2).public
+    play(t, s, "meld 6C 6D 6S")
+    assert not s.staged and [c.name for c in s.melds[1][6]] == ["6C", "6D", "6S"]
+
+
+def test_n17b_partners_red_threes_negative_when_neither_melded(registry):
+    t, s = position_from_data({**N17B, "melds": {0: [["KH", "KS", "KD"]], 1: [], 2: []}}, registry)
+    play(t, s, "take the pile (2 cards) with 5H 5S")
+    assert t.score_deal(s)[1].breakdown["red_threes"] == -800
+
+
+def test_n15a_tied_at_the_top_with_three_players_play_on(registry):
+    data = {
+        "game": "canasta",
+        "players": 3,
+        "to_act": 1,
+        "hands": {0: [], 1: ["4C"], 2: ["6C"]},
+        "melds": {
+            0: [["KH", "KS", "KD", "KC", "KH", "KS", "KD"]],
+            1: [["QH", "QS", "QD"]],
+            2: [["QC", "QH", "QS"]],
+        },
+        "went_out": 0,
+    }
+    for before, over in (([0, 7460, 7460], False), ([0, 7460, 7450], True)):
+        t, s = position_from_data(data, registry)
+        m = t.new_match(0)
+        m.scores = list(before)
+        m.end_deal(s)  # seats 1 and 2 score as partners: 50 each
+        assert m.scores[1:] == [before[1] + 50, before[2] + 50]
+        assert m.over is over

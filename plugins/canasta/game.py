@@ -178,7 +178,11 @@ class Canasta(GamePlugin[Options, CanastaState]):
 
     @hookimpl
     def cardcore_explain_illegal(self, state: CanastaState, move: Move) -> str | None:
-        return rules.explain(state, move)
+        seat = state.to_act
+        legal = self.cardcore_legal_moves(state)
+        may_out = self._may_go_out(state, seat) if state.phase != ANSWER else True
+        minimum = 0 if state.melds[state.team_at[seat]] else self._initial_minimum(state, seat)
+        return rules.explain(state, move, legal, may_out, minimum)
 
     @hookimpl
     def cardcore_apply_move(self, state: CanastaState, move: Move) -> CanastaState:

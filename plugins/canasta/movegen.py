@@ -299,19 +299,22 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
         if staged and not t.must_out:
             out.append(WITHDRAW)  # a convenience: no legal path needs it (G1)
     elif t.last_red:
-        out.append(STOP)  # N13a: may meld, may not discard; the deal ends
+        # N13a: may meld, may not discard; the deal ends. N13c: not once he must
+        # go out (black threes down, N12c; the partner's yes, N12)
+        if not t.must_out:
+            out.append(STOP)
     else:
         out += discards(hand, t, melds, kinds)
     # N12a: "May I go out?" once, before laying any card but the pile's meld,
     # when he can go out, and when a "no" would still leave him a way to end
-    # his turn (G1)
-    if len(state.hands) == 4 and state.asked is None and not state.laid and not t.last_red:
+    # his turn (G1); in the last red three's turn too (N13c)
+    if len(state.hands) == 4 and state.asked is None and not state.laid:
         if out_now is None:
             out_now = _out_now(sh, staged if staging else melds, base if staging else 0, counts, held, t)
         if out_now:
             if sh is None:
                 sh = shape(melds)
-            refused = _new(Turn, (t.need, t.minimum, False, False, False))
+            refused = _new(Turn, (t.need, t.minimum, False, False, t.last_red))
             if can_finish(sh, base, counts, held, pending, refused):
                 out.append(ASK)
     return out  # never empty in play (G1); a hand-made dead end lists nothing
