@@ -7,7 +7,7 @@ below); and the wrong reasons once given are regression tests."""
 from __future__ import annotations
 
 import pytest
-from conftest import REGISTRY
+from conftest import EVERY_TABLE, REGISTRY
 from explaincheck import check_explanations
 
 from cardcore.cards import card
@@ -135,3 +135,12 @@ def test_a_card_not_held_is_said_in_plain_words():
     reason = table.explain_illegal(state, Move("trail", card("QH")))
     assert reason == "you do not hold QH"
     assert "seat" not in (table.explain_illegal(state, Move("capture", card("AS"))) or "")
+
+
+@pytest.mark.parametrize("game,players,options", EVERY_TABLE)
+def test_every_game_gives_a_reason_that_holds_the_hand(game, players, options):
+    """Every installed game (a new one too): each illegal candidate gets a
+    reason, and none says a card is not in the hand when it is; the games'
+    own claims are checked above (and in tests/test_explain_canasta.py)."""
+    table = Table.from_names(REGISTRY, game, players, options)
+    assert check_explanations(table, deals=1, seed=7, claims=[], limit=300)["explained"] > 10
