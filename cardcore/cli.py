@@ -253,7 +253,10 @@ def config_option(fn: F) -> F:
 
 
 def fresh_seed() -> int:
-    return random.SystemRandom().randrange(2**31)
+    """A new, unguessable seed (``cardcore.seeds``)."""
+    from cardcore.seeds import fresh_seed as fresh
+
+    return fresh()
 
 
 # ---- the command group ------------------------------------------------------

@@ -308,3 +308,17 @@ def test_players_follow_the_public_history(registry, game, players, options):
     for bot in bots:  # every seat follows every move
         assert bot.events[0] == {"event": "deal_start", "dealer": match.deals[0].dealer}
         assert bot.events[1:] == played and played
+
+
+def test_a_seed_nobody_gives_is_unguessable():
+    """Issue 20 (first part): a seed the user does not give comes from
+    ``secrets`` with 128 bits (a 31-bit seed was found from a spectator's first
+    frame by trying them all), in `play`, `simulate` and the web lobby alike."""
+    from cardcore import cli
+    from cardcore.seeds import SEED_BITS, fresh_seed
+    from cardcore.web import lobby
+
+    seeds = {fresh_seed() for _ in range(64)} | {cli.fresh_seed() for _ in range(64)}
+    assert SEED_BITS >= 128 and len(seeds) == 128
+    assert max(seeds) > 2**120 and all(0 <= s < 2**SEED_BITS for s in seeds)
+    assert lobby.fresh_seed is fresh_seed

@@ -17,6 +17,7 @@ from cardcore.errors import CardcoreError, TableError, pydantic_problems
 from cardcore.files import free_name
 from cardcore.plugins import Registry, game_catalog
 from cardcore.runner import parse_kind
+from cardcore.seeds import fresh_seed
 from cardcore.table import Table, safe_name
 from cardcore.web.session import TableSession
 
@@ -140,10 +141,6 @@ def default_names(table: Table, kinds: list[str]) -> list[str]:
         f"Player {i + 1}" if parse_kind(k)[0] == "human" else f"{parse_kind(k)[0].title()} {i + 1}"
         for i, k in enumerate(kinds)
     ]
-
-
-def fresh_seed() -> int:
-    return random.SystemRandom().randrange(2**31)
 
 
 def file_stem(name: str) -> str:
