@@ -75,6 +75,8 @@ class GameSpec:
     test_configs: tuple[tuple[int, Mapping[str, Any], tuple[str, ...]], ...] = ()
     features: Callable[[Any, Any, Sequence[Any]], set[str]] = lambda table, state, moves: set()
     checks: Callable[[], Any] | None = None
+    # other names players call the game by (``karuzele``), accepted wherever a game is named
+    aliases: tuple[str, ...] = ()
 
     def tables(self) -> list[tuple[int, dict[str, Any]]]:
         """(players, options) of the tables every engine-wide test plays

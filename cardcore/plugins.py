@@ -73,9 +73,15 @@ class Registry:
         )
 
     def game(self, name: str) -> GameSpec:
+        """The game of that name, or of that alias (``GameSpec.aliases``; ``-``
+        and ``_`` alike, any case)."""
         try:
             return self.games[name]
         except KeyError:
+            wanted = name.lower().replace("-", "_")
+            for spec in self.games.values():
+                if wanted in (spec.name, *(a.lower().replace("-", "_") for a in spec.aliases)):
+                    return spec
             known = ", ".join(sorted(self.games)) or "none installed"
             raise UnknownNameError(
                 f"unknown game {name!r}{_suggest(name, self.games)}; installed: {known}"

@@ -58,7 +58,9 @@ class Table:
             try:
                 self.options = game.options_model.model_validate(options or {})
             except ValidationError as err:
-                raise TableError("; ".join(pydantic_problems(err, "option")) + f" ({game.name})") from None
+                fields = list(game.options_model.model_fields)
+                problems = [_with_suggestion(p, fields) for p in pydantic_problems(err, "option")]
+                raise TableError("; ".join(problems) + f" ({game.name})") from None
         problem = game.check_table(self.players, self.options)
         if problem:
             raise TableError(problem)
@@ -239,6 +241,18 @@ class Table:
         from cardcore.match import Match
 
         return Match(self, seed)
+
+
+def _with_suggestion(problem: str, fields: list[str]) -> str:
+    """``option.dek: unknown field`` → ``… (did you mean 'deck'?)`` when one is close."""
+    import difflib
+
+    key, _, what = problem.partition(": ")
+    if what != "unknown field" or not key.startswith("option."):
+        return problem
+    close = difflib.get_close_matches(key.removeprefix("option."), fields, n=1)
+    known = ", ".join(fields) or "none"
+    return f"{problem} (did you mean {close[0]!r}?)" if close else f"{problem} (its options: {known})"
 
 
 def safe_name(name: object, limit: int = 40) -> str:

@@ -405,3 +405,22 @@ def test_a_table_s_numbers_are_whole_numbers(tmp_path, field, value, said):
     path.write_text(f"tables:\n  t:\n    game: carrousel\n    {field}: {value}\n")
     code, out = run_cli("validate", str(path))
     assert code == 2 and said in out and "Traceback" not in out
+
+
+def test_games_answer_to_the_names_players_use():
+    """The games' own names as aliases (issue 22): karuzele, karuzelė, paquet-voleur …"""
+    for name in ("karuzele", "Karuzelė", "karuzela"):
+        assert cli_json("simulate", name, "--deals", "1", "--seed", "1", "--json")["game"] == "carrousel"
+    assert (
+        cli_json("simulate", "paquet-voleur", "--deals", "1", "--seed", "1", "--json")["game"]
+        == "paquet_voleur"
+    )
+    code, out = run_cli("rules", "stealing-bundles")
+    assert code == 0 and out.startswith("# Paquet voleur")
+
+
+def test_a_mistyped_option_is_told_the_close_name():
+    code, out = run_cli("simulate", "carrousel", "--option", "dek=54", "--deals", "1")
+    assert code == 2 and "option.dek: unknown field (did you mean 'deck'?)" in out
+    code, out = run_cli("simulate", "carrousel", "--option", "zzz=1", "--deals", "1")
+    assert code == 2 and "its options: deck, without, target, partnerships, suit" in out

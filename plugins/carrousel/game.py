@@ -394,6 +394,7 @@ SPEC = GameSpec(
     rules_page=rules_page(__package__),
     check_table=_check,
     hookspecs=(CarrouselSpec,),
+    aliases=("karuzele", "karuzelė", "karuzela"),
     test_configs=tuple(
         (players, options, rules)
         for players, options in (

@@ -295,6 +295,7 @@ SPEC = GameSpec(
     summary="Pair cards by rank, steal opponents' piles; most cards wins.",
     rules_page=rules_page(__package__),
     check_table=_check,
+    aliases=("stealing_bundles",),
     example_tables=((2, {}), (4, {"partnerships": True})),
     test_configs=tuple(
         (players, options, rules)
