@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONFIG = "games.yaml"
+PLAYERS_HELP = (
+    "Number of players, within the game's own range (`cardcore games` lists it; default: the game's)."
+)
 
 
 class UserError(click.ClickException):
@@ -236,7 +239,12 @@ def table_options(fn: F) -> F:
         help="Set a game option, e.g. --option deck=54 (repeatable).",
     )(fn)
     fn = click.option("--seat", "seats", multiple=True, type=SeatParam(), help="Player kind of seat I.")(fn)
-    fn = click.option("--players", type=click.IntRange(1, 99), help="Number of players.")(fn)
+    fn = click.option(
+        "--players",
+        type=int,
+        metavar="N",
+        help=PLAYERS_HELP,
+    )(fn)
     return fn
 
 
@@ -750,7 +758,12 @@ def simulate(
 @main.command()
 @click.argument("game")
 @click.option("--bot", "bots", multiple=True, required=True, help="A bot to measure (twice or more).")
-@click.option("--players", type=click.IntRange(1, 99), help="Number of players.")
+@click.option(
+    "--players",
+    type=int,
+    metavar="N",
+    help=PLAYERS_HELP,
+)
 @click.option("--option", "options", multiple=True, type=OptionParam(), help="A game option.")
 @click.option("--house-rule", "house_rules", multiple=True, metavar="NAME", help="A house rule.")
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="Decks per pairing.")

@@ -424,3 +424,11 @@ def test_a_mistyped_option_is_told_the_close_name():
     assert code == 2 and "option.dek: unknown field (did you mean 'deck'?)" in out
     code, out = run_cli("simulate", "carrousel", "--option", "zzz=1", "--deals", "1")
     assert code == 2 and "its options: deck, without, target, partnerships, suit" in out
+
+
+def test_the_player_count_is_the_game_s_own_range():
+    """No made-up range in the help (it said 1<=x<=99); the game says its own."""
+    code, out = run_cli("simulate", "--help")
+    assert code == 0 and "1<=x<=99" not in out and "--players N" in out
+    code, out = run_cli("simulate", "carrousel", "--players", "0", "--deals", "1")
+    assert code == 2 and "carrousel is played by 2 to 4 players, not 0" in out
