@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from cardcore.seeds import fresh_seed
 from cardcore.text import describe, one_line
 
 if TYPE_CHECKING:
@@ -258,13 +259,6 @@ def config_option(fn: F) -> F:
         show_default=True,
         help="The tables file.",
     )(fn)
-
-
-def fresh_seed() -> int:
-    """A new, unguessable seed (``cardcore.seeds``)."""
-    from cardcore.seeds import fresh_seed as fresh
-
-    return fresh()
 
 
 # ---- the command group ------------------------------------------------------

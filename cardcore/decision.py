@@ -96,13 +96,13 @@ class Decision:
         "_listeners",
         "_players",
         "_state",
-        "_view",
         "can_undo",
         "deal",
         "index",
         "match",
         "seat",
         "table",
+        "view",
     )
 
     def __init__(
@@ -125,7 +125,7 @@ class Decision:
         self.index = index
         self._players = players
         self._listeners = listeners
-        self._view = view
+        self.view = view  # the spectators' view now (None unless a listener wants views)
         self.can_undo = False
 
     def sample(self, rng: random.Random) -> DealState:
@@ -144,7 +144,7 @@ class Decision:
         """A way back to this decision (costs a copy of the state)."""
         rngs = tuple(p.rng.getstate() if hasattr(p, "rng") else None for p in self._players)
         tokens = tuple(lst.checkpoint() for lst in self._listeners)
-        return Checkpoint(self.deal, self._state.clone(), self.index, rngs, tokens, self._view)
+        return Checkpoint(self.deal, self._state.clone(), self.index, rngs, tokens, self.view)
 
 
 def match_status(match: Match, deal: int | None = None) -> str:

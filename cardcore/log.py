@@ -326,7 +326,7 @@ class _Lines:
                 self.cut_at = cut.lineno
         return self.ahead
 
-    def take(self, kind: str | None = None) -> dict[str, Any]:
+    def take(self) -> dict[str, Any]:
         """The next line (``_End`` when there is none)."""
         ev = self.peek()
         if ev is None:

@@ -212,7 +212,7 @@ def play_deal(
         if n > MAX_MOVES:
             raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")
         if followers.wanted:
-            decision._view = followers.step(state, deal, n, seat, move, len(moves) == 1)
+            decision.view = followers.step(state, deal, n, seat, move, len(moves) == 1)
     result = match.end_deal(state, n)
     for lst in listeners:
         lst.deal_end(match, state, result)
