@@ -14,11 +14,12 @@ witnesses and the checks: none of them computes it again.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardcore.game import DealState, Observation
-from cardcore.moves import Move
+from cardcore.moves import Move, laid_cards, relaid
 
 if TYPE_CHECKING:
     from cardcore.match import Match
@@ -135,6 +136,19 @@ class Decision:
     def explain(self, move: Move) -> str | None:
         """Why ``move`` is not legal here (the game's reason), or None."""
         return self.table.explain_illegal(self._state, move)
+
+    def laid_with(self, move: Move, names: Sequence[str], moves: Sequence[Move]) -> Move | None:
+        """The listed ``move`` laid with the mover's cards named ``names`` (in
+        the order of its cards), when the game takes it as the same move
+        (``cardcore_named_move``: Canasta's suits, N8a); ``move`` itself when
+        the names are its own; else None."""
+        if [c.name for c in laid_cards(move)] == list(names):
+            return move
+        hand = self._state.hands[self._state.to_act]
+        other = relaid(move, names, hand)
+        if other is None:
+            return None
+        return self.table.named_move(self._state, other, moves)
 
     def status(self) -> str:
         """The match at a glance: the deal, each side's score, what wins."""

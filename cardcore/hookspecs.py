@@ -27,7 +27,7 @@ game that does not, naming the hook.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -156,6 +156,20 @@ class TableSpec:
 
         Called by ``Table.apply`` only after ``move`` was found not legal.
         None: no opinion (the next implementation is asked).
+        """
+
+    @hookspec(firstresult=True)
+    def cardcore_named_move(self, state: DealState, move: Move, legal: Sequence[Move]) -> Move | None:
+        """Return ``move`` when it is a listed move laid with other cards the
+        game holds equal, else None.
+
+        Called by the engine's loop and ``Table.apply`` when a player's move
+        is not among the ``legal`` ones: the list holds one move per kind of
+        card where suits do not matter (Canasta, N8a), and a person who names
+        a card of that kind (``discard 6S``) lays that card. The answer is the
+        move to apply (``move`` itself, its cards in the mover's hand).
+        None: not such a move (the next implementation is asked; with none,
+        the move is illegal).
         """
 
     @hookspec(firstresult=True)

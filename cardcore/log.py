@@ -39,7 +39,7 @@ from cardcore.decision import Decision, Step
 from cardcore.errors import CardcoreError, ReplayMismatch, TableError
 from cardcore.game import DealState, Observation
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move, find_move
+from cardcore.moves import Move, find_move, json_key, move_to_json
 from cardcore.plugins import Registry
 from cardcore.runner import Listener, make_players, play_deal
 from cardcore.table import Table
@@ -358,12 +358,31 @@ class _Logged:
         seat = decision.seat if decision is not None else None
         if ev.get("seat") != seat:
             raise run.fail(f"seat {ev.get('seat')} moves; the replay has seat {seat} to act")
-        move = find_move(moves, ev.get("move") or {})
+        data = ev.get("move") or {}
+        move = find_move(moves, data)
+        if move is None and decision is not None and isinstance(data, dict):
+            move = _named(data, moves, decision)
         if move is None:
             text = (ev.get("move") or {}).get("text", ev.get("move"))
             raise run.fail(f"logged move {str(text)[:80]!r} is not legal in the replay")
         run.logged_move = ev["move"]
         return move
+
+
+def _named(data: dict[str, Any], moves: Sequence[Move], decision: Decision) -> Move | None:
+    """The logged move a person laid with cards he named (N8a): a listed move
+    of its kind laid with the logged cards, when the game takes it."""
+    cards = data.get("cards")
+    names = ([data["card"]] if "card" in data else []) + (list(cards) if isinstance(cards, list) else [])
+    if not all(type(n) is str for n in names):
+        return None
+    want = json_key(data)
+    for m in moves:
+        if m.kind == data.get("kind"):
+            other = decision.laid_with(m, names, moves)
+            if other is not None and json_key(move_to_json(other, "")) == want:
+                return other
+    return None
 
 
 class _Check(Listener):

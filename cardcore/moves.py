@@ -97,3 +97,66 @@ def find_move(moves: Sequence[Move], data: dict[str, Any]) -> Move | None:
         if json_key(move_to_json(m, "")) == want:
             return m
     return None
+
+
+# ---- a listed move laid with the cards a person names ----------------------------------------
+# Where suits do not matter (Canasta, N8a) the legal moves hold one move per
+# kind of card; a person who names his cards lays those. These helpers build
+# such a move (the game says whether it stands: ``cardcore_named_move``).
+
+
+def laid_cards(move: Move) -> list[Card]:
+    """The cards ``move`` lays from hand: its ``card``, then its ``cards`` extra."""
+    out = [move.card] if move.card is not None else []
+    cards = move.get("cards")
+    if isinstance(cards, tuple):
+        out += [c for c in cards if isinstance(c, Card)]
+    return out
+
+
+def relaid(move: Move, names: Sequence[str], hand: Sequence[Card]) -> Move | None:
+    """``move`` with its laid cards, in order, replaced by cards of ``hand``
+    named ``names`` (each a distinct card; the move's own card kept where the
+    name is the same), or None when the count differs or the hand lacks one."""
+    slots = laid_cards(move)
+    if len(slots) != len(names):
+        return None
+    left = list(hand)
+    chosen: list[Card | None] = [None] * len(slots)
+    for i, (c, name) in enumerate(zip(slots, names, strict=True)):  # the move's own cards first
+        if c.name == name and any(h is c for h in left):
+            chosen[i] = c
+            left.remove(c)
+    for i, name in enumerate(names):
+        if chosen[i] is None:
+            found = next((h for h in left if h.name == name), None)
+            if found is None:
+                return None
+            chosen[i] = found
+            left.remove(found)
+    cards = [c for c in chosen if c is not None]
+    card = cards.pop(0) if move.card is not None else None
+    extra = tuple((k, tuple(cards) if k == "cards" else v) for k, v in move.extra)
+    return Move(move.kind, card, move.takes, extra)
+
+
+def names_by_rank(move: Move, named: Sequence[Card]) -> list[str]:
+    """The names of ``move``'s laid cards once each card of ``named`` takes the
+    place of one of the same rank and another suit (no special card): what a
+    person typed (``discard 6S`` for the listed ``discard 6C``)."""
+    slots = [c.name for c in laid_cards(move)]
+    ranks = [c.rank for c in laid_cards(move)]
+    wanted = [c for c in named if not c.special]
+    fixed = [False] * len(slots)
+    for c in list(wanted):  # named cards the move lays already stay
+        for i, name in enumerate(slots):
+            if not fixed[i] and name == c.name:
+                fixed[i] = True
+                wanted.remove(c)
+                break
+    for c in wanted:
+        for i, rank in enumerate(ranks):
+            if not fixed[i] and rank == c.rank:
+                slots[i], fixed[i] = c.name, True
+                break
+    return slots

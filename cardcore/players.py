@@ -19,7 +19,7 @@ import click
 from cardcore.cards import CardError, parse_card
 from cardcore.decision import Checkpoint, Decision, Rewind
 from cardcore.game import Observation
-from cardcore.moves import Move
+from cardcore.moves import Move, names_by_rank
 from cardcore.render import card_text, numbered, show_observation, show_text, use_color
 
 if TYPE_CHECKING:
@@ -189,11 +189,6 @@ class HumanPlayer:
         ``MAX_ENTRIES``, groups of moves: by the card played, else by kind of
         move and rank (suits apart), else by kind; a group is opened by its
         number (``0`` goes back)."""
-        if self.by_rank:  # suits do not matter: one entry per rank (threes apart)
-            firsts: dict[Any, Move] = {}
-            for m in moves:
-                firsts.setdefault(_rank_key(m), m)
-            moves = list(firsts.values())
         if len(moves) <= self.MAX_ENTRIES:
             return [(show_text(self.table.move_text(m)), [m]) for m in moves]
 
@@ -266,7 +261,7 @@ class HumanPlayer:
         if len(words) > 1:  # a kind of move and its cards, by rank, in any order and case
             typed = self.by_cards(words[0].lower(), words[1:], moves)
             if typed is not None:
-                return typed
+                return typed if isinstance(typed, str) else self.as_named(typed, words[1:], moves)
         try:
             c = parse_card(text, self.specials)
         except CardError:
@@ -274,8 +269,10 @@ class HumanPlayer:
             return f"{text[:40]!r} is not a move: type its number (1 to {entries}) or its text"
         # by name: with two decks, the move may play the other copy of the card
         with_card = [m for m in moves if m.card is not None and m.card.name == c.name]
+        if not with_card and self.by_rank and not c.special:  # the move listed for its rank (N8a)
+            with_card = [m for m in moves if m.card is not None and m.card.rank == c.rank]
         if len(with_card) == 1:
-            return with_card[0]
+            return self.as_named(with_card[0], [text], moves)
         if with_card:
             return f"{c.name} can be played {len(with_card)} ways: type the move's number"
         return f"no legal move plays {c.name} now: {self.why_not(c, moves)}"
@@ -294,6 +291,18 @@ class HumanPlayer:
                 self.pending = tokens[len(cards) :]
                 return m
         return f"no legal {kind} with {' '.join(tokens)}: choose one of the numbered moves"
+
+    def as_named(self, move: Move, tokens: list[str], moves: Sequence[Move]) -> Move:
+        """``move`` laid with the cards the tokens name where suits do not
+        matter (``discard 6S`` for the listed ``discard 6C``: N8a), when he
+        holds them; else ``move`` as listed (the engine's choice)."""
+        if not self.by_rank or self.decision is None:
+            return move
+        named = [c for c in map(self._card_or_none, tokens) if c is not None and not c.special]
+        if not named:
+            return move
+        laid = self.decision.laid_with(move, names_by_rank(move, named), moves)
+        return laid if laid is not None else move
 
     def why(self, text: str, moves: Sequence[Move]) -> str:
         """``why MOVE``: whether the move typed is legal, else the rule against it."""
@@ -390,7 +399,7 @@ class HumanPlayer:
             token = self.pending.pop(0)
             for m in moves:
                 if m.kind == "add" and m.card is not None and _covers([token], [m.card], self.by_rank):
-                    return m
+                    return self.as_named(m, [token], moves)
             self.echo(f"  ! {token} cannot be added now")
             self.pending = []
         return None
@@ -484,15 +493,6 @@ def _names(token: str, c: Any, by_rank: bool = False) -> bool:
         t = "10"
     rank = str(c.name if c.special else c.name[:-1])
     return t == rank.upper()
-
-
-def _rank_key(m: Move) -> Any:
-    """A move with its card's suit left out (but for threes, red or black)."""
-    c = m.card
-    if c is None or c.special:
-        return m
-    rank = c.name if c.rank == 3 else c.rank
-    return (m.kind, rank, m.takes, m.extra)
 
 
 def advise(

@@ -203,7 +203,7 @@ def play_deal(
             state, n, followers.view = _rewind(back.point, players, listeners)
             decision = Decision(table, match, state, 0, deal, n, players, listeners, followers.view)
             continue
-        if move not in moves:
+        if move not in moves and table.named_move(state, move, moves) is None:
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
         for lst in checkers:
             lst.before_move(match, state, moves, move)

@@ -181,6 +181,11 @@ class Table:
     def explain_illegal(self, state: DealState, move: Move) -> str | None:
         return self.hook.cardcore_explain_illegal(state=state, move=move)  # type: ignore[no-any-return]
 
+    def named_move(self, state: DealState, move: Move, legal: Sequence[Move]) -> Move | None:
+        """``move`` if it is a listed move laid with cards the game holds equal
+        (``cardcore_named_move``: Canasta's suits, N8a), else None."""
+        return self.hook.cardcore_named_move(state=state, move=move, legal=legal)  # type: ignore[no-any-return]
+
     def legal_moves(self, state: DealState) -> list[Move]:
         return self.fast_legal_moves(state)
 
@@ -188,7 +193,7 @@ class Table:
         """Play ``move``; raise ``IllegalMoveError`` (state unchanged) if it is not legal."""
         if legal is None:
             legal = self.legal_moves(state)
-        if move not in legal:
+        if move not in legal and self.named_move(state, move, legal) is None:
             reason = self.explain_illegal(state, move)
             text = self.move_text(move, state)
             raise IllegalMoveError(f"illegal move {text!r}: {reason or 'not a legal move here'}")

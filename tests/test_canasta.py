@@ -12,6 +12,7 @@ from cardcore.moves import Move
 from cardcore.position import position_from_data
 from cardcore.table import Table
 from cardcore.testing import check_random_playouts
+from cardcore_plugins.canasta import moves as canasta_moves
 from cardcore_plugins.canasta import rules
 from cardcore_plugins.canasta.checks import DealEnds
 from cardcore_plugins.canasta.state import new_state
@@ -491,8 +492,7 @@ def test_n9_pair_takes_a_one_card_pile_to_go_out(registry):
 def test_n13a_no_going_out_bonus_after_the_last_red_three(registry):
     t, s = load("n13a_red_three_no_bonus.yaml", registry)
     assert texts(t, s) == [
-        "add 5H to the 5 meld",
-        "add 5S to the 5 meld",
+        "add 5H to the 5 meld",  # N8a: one add per rank (5H and 5S held)
         "stop: the deal ends",
         "ask partner: may I go out?",  # N13c: he may ask in this turn too
     ]
@@ -831,7 +831,6 @@ def test_n13c_ask_and_permission_in_the_last_red_three_turn(registry):
     # unasked he may not go out: one five added at most, then stop
     assert texts(t, s) == [
         "add 5H to the 5 meld",
-        "add 5S to the 5 meld",
         "stop: the deal ends",
         "ask partner: may I go out?",
     ]
@@ -965,3 +964,51 @@ def test_n15a_tied_at_the_top_with_three_players_play_on(registry):
         m.end_deal(s)  # seats 1 and 2 score as partners: 50 each
         assert m.scores[1:] == [before[1] + 50, before[2] + 50]
         assert m.over is over
+
+
+def test_n8a_one_move_per_rank_listed(registry):
+    t, s = load("n8a_one_move_per_rank.yaml", registry)
+    listed = texts(t, s)
+    # one discard per rank: 6, 8, Q, 2 and the black three (3C, 3S are one kind)
+    discards = [x for x in listed if x.startswith("discard")]
+    assert discards == ["discard 2C", "discard 3C", "discard 6C", "discard 8D", "discard QD"]
+    adds = [x for x in listed if x.startswith("add")]
+    assert adds == ["add 2C to the Q meld", "add QD to the Q meld"]  # one two, either suit
+    melds = [x for x in listed if x.startswith("meld")]
+    assert melds == ["meld 6C 6S 2C", "meld 8D 8D 2C"]  # pairs with one two (jokers and twos apart)
+    moves = t.legal_moves(s)
+    assert len(set(moves)) == len(moves)
+
+
+def test_n8a_a_named_card_is_the_one_laid(registry):
+    t, s = load("n8a_one_move_per_rank.yaml", registry)
+    hand = s.hands[0]
+    six_s = next(c for c in hand if c.name == "6S")
+    named = canasta_moves.discard(six_s)
+    assert named not in t.legal_moves(s)  # the list names the rank with 6C …
+    t.apply(s, named)  # … and the person's 6S is laid
+    assert s.discard[-1] is six_s and [c.name for c in s.hands[0]].count("6C") == 1
+    # a card he does not hold, or of another rank, is no such move
+    t, s = load("n8a_one_move_per_rank.yaml", registry)
+    with pytest.raises(IllegalMoveError, match="6H"):
+        t.apply(s, canasta_moves.discard(card("6H")))
+    two_h = next(c for c in s.hands[0] if c.name == "2H")
+    t.apply(s, canasta_moves.add(two_h, "Q"))
+    assert [c.name for c in s.melds[0][12]][-1] == "2H"
+    # the black threes: either is the one move; a named 3S is laid
+    t, s = load("n8a_one_move_per_rank.yaml", registry)
+    three_s = next(c for c in s.hands[0] if c.name == "3S")
+    t.apply(s, canasta_moves.discard(three_s))
+    assert s.discard[-1] is three_s
+
+
+def test_n8a_the_pile_taken_with_named_cards(registry):
+    t, s = load("n8a_one_move_per_rank.yaml", registry, phase="draw", discard=["4H", "6H"])
+    listed = texts(t, s)
+    takes = [x for x in listed if x.startswith("take")]
+    assert takes == ["take the pile (2 cards) with 6C 6S", "take the pile (2 cards) with 6C 2C"]
+    pile_move = next(m for m in t.legal_moves(s) if m.kind == "take_pile" and m.get("cards")[1].rank == 2)
+    two_h = next(c for c in s.hands[0] if c.name == "2H")
+    named = pile_move._replace(extra=(("cards", (pile_move.get("cards")[0], two_h)),))
+    t.apply(s, named)
+    assert two_h in s.melds[0][6]

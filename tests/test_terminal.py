@@ -154,9 +154,9 @@ def test_why_names_the_rule(registry):
 
 
 def test_the_numbers_offered_are_those_on_screen(registry):
-    """Regression (issue 21): with fewer entries on screen than legal moves (one
-    per rank where suits do not matter), a text that is no move is told the
-    numbers he can type, not the count of moves."""
+    """Regression (issue 21): with fewer entries on screen than legal moves
+    (grouped, past twelve), a text that is no move is told the numbers he can
+    type, not the count of moves."""
     from cardcore.cards import card
     from cardcore.moves import Move
     from cardcore.players import HumanPlayer
@@ -165,8 +165,27 @@ def test_the_numbers_offered_are_those_on_screen(registry):
     t = Table.from_names(registry, "canasta", 2)
     human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
     human.echo = lambda line: None
-    moves = [Move("discard", card(n)) for n in ("QC", "QD", "5S")]
+    ranks = ("A", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    moves = [Move("draw"), *(Move("discard", card(r + "S")) for r in ranks), Move("discard", card("QC"))]
     menu = human.menu(moves)
     human.show_menu(menu)
     assert len(menu) == 2
     assert human.parse("xyz", moves) == "'xyz' is not a move: type its number (1 to 2) or its text"
+
+
+def test_a_named_card_is_laid_and_replays(tmp_path):
+    # N8a: the list holds one discard per rank (`discard 6C`); typed, `discard 6s` lays 6S
+    log = tmp_path / "named.jsonl"
+    position = str(POSITIONS / "canasta" / "n8a_one_move_per_rank.yaml")
+    code, out = run_cli("play", "--from", position, "--seed", "1", "--log", str(log), input="discard 6s\nq\n")
+    assert code == 0, out
+    assert "discard 6S" in log.read_text() and "discard 6C" not in log.read_text()
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0 and "identical" in out, out
+    # an added card: `add 2h` for the listed `add 2C`, then a bare `6s` for `discard 6C`
+    log = tmp_path / "added.jsonl"
+    code, out = run_cli("play", "--from", position, "--seed", "1", "--log", str(log), input="add 2h\n6s\nq\n")
+    assert code == 0, out
+    lines = log.read_text()
+    assert '"text":"add 2H to the Q meld"' in lines and '"text":"discard 6S"' in lines
+    assert run_cli("replay", str(log), "--check")[0] == 0

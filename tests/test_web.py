@@ -496,3 +496,55 @@ def test_a_table_of_bots_stops_when_the_server_does(tmp_path, registry):
         assert session.phase == "stopped"
     summary = replay(session.log_path, registry)
     assert summary.moves > 0 and not summary.complete
+
+
+def _same_rank_other(frame: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A listed discard and another card of its rank in the hand, if any."""
+    for m in frame["moves"]:
+        if m["kind"] == "discard" and m["card"][-1] in "CDHS":
+            others = [c for c in frame["view"]["hand"] if c != m["card"] and c[:-1] == m["card"][:-1]]
+            if others:
+                return m, others[0]
+    return None
+
+
+def test_the_card_picked_is_the_one_laid(tmp_path, registry):
+    """N8a: Canasta lists one discard per rank; a person who picks another
+    card of that rank (``cards``) lays it, and the log replays."""
+    with served(tmp_path, registry) as (lobby, http):
+        session = open_table(lobby, "canasta", ["human", "greedy"], {}, seed=11)
+        inbox: queue.Queue[Any] = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            me = Client(http, session.links[0], inbox, stack)
+            seen, laid, deal = None, None, 0
+
+            def wanted(c: Any, f: dict[str, Any]) -> bool:  # a new decision, or a deal to go on from
+                st = f["status"]
+                return (bool(f["moves"]) and f["decision"] != seen) or (
+                    st["phase"] == "deal_over" and st["deal"] != deal
+                )
+
+            for _ in range(400):  # until a discard can name another card than the one listed
+                _, frame = wait_for(inbox, wanted)
+                assert frame["table"]["suits_matter"] is False
+                if frame["status"]["phase"] == "deal_over":
+                    deal = frame["status"]["deal"]
+                    me.send({"type": "next"})
+                    continue
+                seen = frame["decision"]
+                found = _same_rank_other(frame)
+                move = {"type": "move", "decision": seen}
+                if found is None:
+                    first = next(
+                        (m for m in frame["moves"] if m["kind"] in ("draw", "discard")), frame["moves"][0]
+                    )
+                    me.send({**move, "index": first["index"]})
+                    continue
+                listed, laid = found
+                assert "cards:" in me.refused({**move, "index": listed["index"], "cards": [1]})
+                me.send({**move, "index": listed["index"], "cards": [laid]})
+                break
+            assert laid is not None, "no discard with a card of the same rank in 400 frames"
+            wait_for(inbox, lambda c, f: any(f"discard {laid}" in str(h) for h in f["history"]))
+    code, out = run_cli("replay", str(session.log_path), "--check")
+    assert code == 0, out

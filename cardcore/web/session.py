@@ -15,6 +15,8 @@ Frames (``{"type": "state", ...}``, see ``TableSession.frame``) and errors
 (``{"type": "error", "error"}``) go out; messages come in:
 
     {"type": "move", "decision": D, "index": I}   one of the listed moves
+        optional "cards": [names]                 the cards picked, laid where suits do not
+                                                  matter (the listed move names their rank)
     {"type": "hint", "decision": D}               what the strongest bot would play
     {"type": "next"}                              ready for the next deal
     {"type": "new_match"}                         after a match: play another
@@ -38,11 +40,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from cardcore.cards import Card, CardError, parse_card
 from cardcore.decision import Decision, Step
 from cardcore.game import DealState, Observation
 from cardcore.log import GameLog
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move
+from cardcore.moves import Move, names_by_rank
 from cardcore.players import QuitGame
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
 from cardcore.table import Table
@@ -135,6 +138,7 @@ class TableSession:
         # tests: called in the game thread with (version, state) each time the
         # views are computed, to check a frame against what was hidden then
         self.audit: Callable[[int, DealState], None] | None = None
+        self._specials = frozenset(c.name for c in table.deck if c.special)  # names a move may name
         self._info = {
             "id": self.id,
             "name": name,
@@ -146,6 +150,9 @@ class TableSession:
             "options": table.options.model_dump(exclude_defaults=True),
             "house_rules": [h.name for h in table.house_rules],
             "goal": table.goal(),
+            # False: a move listed for a card stands for any card of its rank,
+            # and the card the person picked is the one laid (Canasta, N8a)
+            "suits_matter": bool(getattr(table.plugin, "suits_matter", True)),
         }
 
     # ---- the game thread ------------------------------------------------
@@ -261,8 +268,14 @@ class TableSession:
             if got is _HINT and observation is not None:
                 self._advise(player, decision, observation, listed, context)
                 continue
-            move: Move = got
-            return move
+            if isinstance(got, tuple) and not isinstance(got, Move):  # a move and the cards picked
+                move: Move = got[0]
+                picked: list[Card] = got[1]
+                if context is not None:  # the cards picked are the ones laid (N8a)
+                    move = context.laid_with(move, names_by_rank(move, picked), listed) or move
+                return move
+            chosen: Move = got
+            return chosen
 
     def _advise(
         self,
@@ -356,8 +369,15 @@ class TableSession:
         index = message.get("index")
         if type(index) is not int or not 0 <= index < len(moves):
             return f"no move {one_line(str(index), 20)!r} in the list of {len(moves)} legal moves"
+        named = message.get("cards", [])
+        if type(named) is not list or len(named) > 20 or not all(type(n) is str for n in named):
+            return "cards: a list of the card names picked, as the frames name them"
+        try:
+            picked = [parse_card(n, self._specials) for n in named]
+        except CardError:
+            return f"cards: {one_line(' '.join(named), 40)!r} names no card"
         del self._pending[seat]
-        self._inbox[seat].put(moves[index])
+        self._inbox[seat].put((moves[index], picked) if picked else moves[index])
         self._publish()
         return None
 

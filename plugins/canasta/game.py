@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,7 +16,7 @@ from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.seats import left_of, make_sides
 from cardcore.table import Table
-from cardcore_plugins.canasta import moves, rules
+from cardcore_plugins.canasta import movegen, moves, rules
 from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.checks import DealEnds
 from cardcore_plugins.canasta.features import features
@@ -183,6 +183,11 @@ class Canasta(GamePlugin[Options, CanastaState]):
         may_out = self._may_go_out(state, seat) if state.phase != ANSWER else True
         minimum = 0 if state.melds[state.team_at[seat]] else self._initial_minimum(state, seat)
         return rules.explain(state, move, legal, may_out, minimum)
+
+    @hookimpl
+    def cardcore_named_move(self, state: CanastaState, move: Move, legal: Sequence[Move]) -> Move | None:
+        """N8a: a listed move laid with the cards the person named."""
+        return movegen.named_move(state, move, legal)
 
     @hookimpl
     def cardcore_apply_move(self, state: CanastaState, move: Move) -> CanastaState:

@@ -19,6 +19,9 @@ without taking anything back (G1): ``finish.can_finish`` answers that.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from cardcore.cards import Card
 from cardcore.moves import Move
 from cardcore.moves import tuple_new as _new
@@ -155,6 +158,7 @@ def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Mov
 
 # a meld or add: the move, its cards, its rank, their points
 Candidate = tuple[Move, tuple[Card, ...], int, int]
+RED = -3  # the key of red threes among the kinds of cards held (black threes are 3)
 NOT_MELDED = frozenset((0, 2, BLACK_THREE))  # classes never a meld's rank (but black threes going out)
 # moves are immutable: one discard move per card, one add move per card and meld rank, made once
 DISCARDS: dict[Card, Move] = {c: Move("discard", c) for c in VALUES}
@@ -170,25 +174,26 @@ DRAW_MOVE, COMMIT, WITHDRAW, ASK, STOP = (
 )
 
 
-def hand_classes(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict[str, Card]]:
+def hand_classes(hand: list[Card]) -> tuple[dict[int, list[Card]], list[Card], dict[int, Card]]:
     """One pass over a hand: its cards by class (``finish.py``: ranks, ``3``
     black threes only, ``0`` jokers, ``2`` twos; red threes are never held,
-    N7), one wild card of each kind in hand order, one card of each name in
-    hand order (suits never matter but for threes: a move per kind of card)."""
+    N7), one wild card of each kind in hand order, and the first card of each
+    class in hand order (N8a: suits never matter but for threes, so a move is
+    listed once per rank, laid with that card: the engine's choice)."""
     by_class: dict[int, list[Card]] = {}
     wild_kinds: list[Card] = []
-    kinds: dict[str, Card] = {}
+    kinds: dict[int, Card] = {}
     for c in hand:  # (``in`` and a store are cheaper than setdefault and get)
-        name = c.name
-        if name not in kinds:
-            kinds[name] = c
         r = c.rank
-        if r == 3 and c in RED_THREES:
+        if r == 3 and c in RED_THREES:  # (laid at once, N7: only a hand-made position holds one)
+            if RED not in kinds:
+                kinds[RED] = c
             continue
         if r in by_class:
             by_class[r].append(c)
         else:
             by_class[r] = [c]
+            kinds[r] = c
             if r == 0 or r == 2:
                 wild_kinds.append(c)
     return by_class, wild_kinds, kinds
@@ -351,11 +356,11 @@ def meld_candidates(
     may_out: bool,
     by_class: dict[int, list[Card]],
     wild_kinds: list[Card],
-    kinds: dict[str, Card],
+    kinds: dict[int, Card],
 ) -> list[Candidate]:
     """New melds of three cards and one card added to a meld, as N8 shapes
     them (before G1's check): staged while the side has not melded (N10).
-    Suits never matter: one move per kind of card. The hand comes sorted by
+    Suits never matter: one move per rank (N8a). The hand comes sorted by
     :func:`hand_classes`."""
     out: list[Candidate] = []
     staged = state.staged
@@ -404,13 +409,46 @@ def meld_candidates(
     return out
 
 
-def discards(hand: list[Card], t: Turn, melds: dict[int, list[Card]], kinds: dict[str, Card]) -> list[Move]:
+def discards(hand: list[Card], t: Turn, melds: dict[int, list[Card]], kinds: dict[int, Card]) -> list[Move]:
     """N5, N12: a discard ends the turn; the last card only when going out
     (with the side's ``melds`` holding the canastas it needs), and nothing but
-    going out once he must. ``kinds``: one card of each name in hand order
-    (:func:`hand_classes`), one move each."""
+    going out once he must. ``kinds``: the first card of each rank in hand
+    order (:func:`hand_classes`), one move each (N8a)."""
     if len(hand) == 1:
         return [DISCARDS[hand[0]]] if t.may_out and count_canastas(melds) >= t.need else []
     if t.must_out:
         return []
     return [DISCARDS[c] for c in kinds.values()]
+
+
+def _class(c: Card) -> int:
+    """What of a card the rules see (N8a): its rank, red and black threes apart."""
+    return RED if c in RED_THREES else c.rank
+
+
+def _shape_of(m: Move) -> tuple[Any, ...]:
+    """A move with each of its cards seen as its class (N8a)."""
+    extra = tuple((k, tuple(_class(c) for c in v) if k == "cards" else v) for k, v in m.extra)
+    return (m.kind, None if m.card is None else _class(m.card), m.takes, extra)
+
+
+def named_move(state: CanastaState, move: Move, legal: Sequence[Move]) -> Move | None:
+    """N8a: ``move`` if it lays a listed move's cards with others of the same
+    classes, held by the player (a person who names his cards); else None."""
+    if not isinstance(move, Move) or type(move.extra) is not tuple:
+        return None
+    try:
+        shape_ = _shape_of(move)
+        listed = any(_shape_of(m) == shape_ for m in legal if m.kind == move.kind)
+    except (AttributeError, TypeError, ValueError):  # not cards where cards go
+        return None
+    if not listed:
+        return None
+    laid = [move.card] if move.card is not None else []
+    laid += dict(move.extra).get("cards", ())
+    hand = list(state.hands[state.to_act])
+    for c in laid:
+        if not any(h is c for h in hand):
+            return None
+        hand.remove(c)
+    return move

@@ -242,8 +242,20 @@ function renderResult(f) {
   if (st.phase === "stopped") box.append(el("p", "", "The table has stopped."));
 }
 
-function usesCard(m, c) {
-  return m.card === c || (Array.isArray(m.cards) && m.cards.includes(c));
+// Where suits do not matter (Canasta, N8a) a move is listed once per rank:
+// it stands for any card of that rank, and the card picked is the one laid.
+function sameCard(a, b) {
+  if (a === b) return true;
+  if (!frame || frame.table.suits_matter !== false) return false;
+  const x = CARD_RE.exec(a), y = CARD_RE.exec(b);
+  return !!(x && y && x[1] === y[1]);
+}
+function laidCards(m) { return (m.card ? [m.card] : []).concat(Array.isArray(m.cards) ? m.cards : []); }
+function usesCard(m, c) { return laidCards(m).some((x) => sameCard(x, c)); }
+// the card of the listed move that the picked card ``c`` takes the place of (null: none)
+function replaced(m, c) {
+  if (c === null || laidCards(m).includes(c)) return null;
+  return laidCards(m).find((x) => sameCard(x, c)) || null;
 }
 function handCard(m) { return m.card || (Array.isArray(m.cards) && m.cards.length > 0); }
 
@@ -271,13 +283,16 @@ function renderPrompt(f, view) {
     const b = el("button", "move");
     b.dataset.index = m.index;
     b.dataset.kind = m.kind;
-    b.append(richText(m.text));
+    const other = replaced(m, selected);
+    b.append(richText(other ? m.text.replace(other, selected) : m.text));
     b.disabled = sent;
     b.onclick = () => {
       if (sent) return;
       sent = true;
       box.querySelectorAll("button").forEach((x) => (x.disabled = true));
-      send({ type: "move", decision: f.decision, index: m.index });
+      const message = { type: "move", decision: f.decision, index: m.index };
+      if (other) message.cards = [selected];  // the picked card is laid (N8a)
+      send(message);
     };
     box.append(b);
   });
