@@ -15,6 +15,7 @@ import json
 import os
 import random
 import sys
+import time
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
@@ -380,6 +381,12 @@ def _default_bot(table: Table) -> str:
     help="Go on with a saved or logged game (`s` at the prompt saves), in that file.",
 )
 @click.option(
+    "--last",
+    "resume_last",
+    is_flag=True,
+    help="Go on with the last game played with a person, as autosaved at its last move.",
+)
+@click.option(
     "--from",
     "from_path",
     type=FilePath(dir_okay=False, path_type=Path),
@@ -406,6 +413,7 @@ def play(
     confirm_forced: bool,
     ascii_cards: bool,
     resume_path: Path | None,
+    resume_last: bool,
     from_path: Path | None,
     trace_reveals: bool,
 ) -> None:
@@ -417,12 +425,23 @@ def play(
     from cardcore import render
 
     render.SYMBOLS[0] = not ascii_cards
+    if resume_last:
+        from cardcore.autosave import newest, state_dir
+        from cardcore.errors import CardcoreError
+
+        if resume_path is not None:
+            raise CardcoreError("give either --resume FILE or --last, not both")
+        resume_path = newest()
+        if resume_path is None:
+            raise CardcoreError(f"no game to go on with: {state_dir()} holds no autosaved game")
+    given_seed = seed is not None
     where = _PlaySource(
         game, players, options, house_rules, table_name, config_path, resume_path, from_path, log_path
     )
     table, kinds, cfg_seed = where.table_and_kinds()
     if seed is None:
         seed = cfg_seed
+        given_seed = seed is not None and resume_path is None  # a table's seed in games.yaml
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
     if table_name and "human" not in kinds:
@@ -435,7 +454,7 @@ def play(
     if where.first_deal is not None:
         click.echo(f"From {from_path}: the position's deal first, then the match goes on.")
     _quiet_trace(table, kinds, trace_reveals)
-    _run_play(table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced)
+    _run_play(table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed)
 
 
 class _PlaySource:
@@ -532,9 +551,12 @@ def _quiet_trace(table: Table, kinds: list[str], trace_reveals: bool) -> None:
         )
 
 
-def _run_play(table: Table, kinds: list[str], seed: int, where: _PlaySource, confirm_forced: bool) -> None:
+def _run_play(
+    table: Table, kinds: list[str], seed: int, where: _PlaySource, confirm_forced: bool, given_seed: bool
+) -> None:
     """How ``cardcore play`` runs: the players, the printer and the log, the
     person's save (``s``) and undo, then the match to its end or a stop."""
+    from cardcore.autosave import Journal, autosave_path
     from cardcore.log import GameLog
     from cardcore.players import HumanPlayer, QuitGame, Undoable
     from cardcore.printer import Printer
@@ -542,28 +564,42 @@ def _run_play(table: Table, kinds: list[str], seed: int, where: _PlaySource, con
 
     log_path, resume_path = where.log_path, where.resume_path
     player_objs = make_players(table, kinds, seed)
-    _announce(table, kinds, seed)
+    person_here = "human" in kinds
+    # a seed nobody gave is never shown to a person: from it, every hand follows
+    _announce(table, kinds, seed if given_seed or not person_here else None, given_seed)
     printer = Printer(table)
-    printer.pause_between_deals = "human" in kinds
+    printer.pause_between_deals = person_here
     listeners: list[Listener] = [printer]
     kept = f" The log so far is in {log_path}." if log_path else ""
-    if resume_path is not None:
-        log_file: IO[str] | None = resume_path.open("a", encoding="utf-8")  # goes on after its last line
+    journal_path = autosave_path(table.game.name) if person_here else None
+    before = resume_path.read_text(encoding="utf-8") if resume_path is not None else ""
+    memory = io.StringIO()
+    if resume_path is not None and resume_path == journal_path:
+        # going on from the autosave: the game so far is kept in memory (for `s`)
+        # and the autosave goes on being written
+        memory.write(before)
+        log_file: IO[str] | None = None
+    elif resume_path is not None:
+        log_file = resume_path.open("a", encoding="utf-8")  # goes on after its last line
     else:
         log_file = _open_log(log_path)
     # with a person at the table the match's lines are written when it ends or
     # stops (or at `s`): the file never shows the other hands while he plays.
     # Without --log the game is kept in memory, for `s` to save it.
-    private = "human" in kinds
-    log = GameLog(log_file or io.StringIO(), table, kinds, seed, header=resume_path is None, private=private)
+    log = GameLog(log_file or memory, table, kinds, seed, header=resume_path is None, private=person_here)
     listeners.append(log)
-    saved = [log_path or resume_path]
+    journal = Journal(journal_path, table, kinds, seed, before) if journal_path is not None else None
+    if journal is not None:
+        listeners.append(journal)
+    saved = [log_path or (resume_path if log_file is not None else None)]
 
     def save() -> str:
         from cardcore.files import free_name
 
         if saved[0] is None:  # no log file yet: a new one, never an existing one
-            path = free_name(Path(f"{table.game.name}-{seed}.jsonl"))
+            # named by the seed he gave, else by the time: a seed nobody gave would tell every hand
+            stamp = str(seed) if given_seed else time.strftime("%Y%m%d-%H%M%S")
+            path = free_name(Path(f"{table.game.name}-{stamp}.jsonl"))
             stream = path.open("x", encoding="utf-8")
             stream.write(log.stream.getvalue())  # type: ignore[attr-defined]  # the header
             log.stream = stream
@@ -587,11 +623,22 @@ def _run_play(table: Table, kinds: list[str], seed: int, where: _PlaySource, con
             continue_match(table, where.resume_match, player_objs, listeners, going_on=where.resume_state)
         else:
             play_match(table, player_objs, seed, listeners, first_deal=where.first_deal)
+        if journal is not None:
+            journal.remove()  # the match is over: nothing to go on with
     except QuitGame:
+        if journal is not None:
+            journal.remove()  # he chose: saved (`y`) or not
         click.echo("Game stopped." + kept)
     except (click.Abort, KeyboardInterrupt):
+        if journal is not None:
+            journal.finish()
+            kept += " It is autosaved: `cardcore play --last` goes on from its last move."
         click.echo("\nGame interrupted." + kept, err=True)
         sys.exit(130)
+    except BaseException:
+        if journal is not None:
+            journal.finish()  # a crash: the game so far stays resumable
+        raise
     finally:
         log.close()
         if log.stream is not log_file and saved[0] is not None:
@@ -600,9 +647,13 @@ def _run_play(table: Table, kinds: list[str], seed: int, where: _PlaySource, con
             _close_log(log_file)
 
 
-def _announce(table: Table, kinds: list[str], seed: int) -> None:
-    """The game, its options and house rules, and who sits where."""
-    click.echo(f"{table.game.title}, {table.players} players, seed {seed}")
+def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> None:
+    """The game, its seed (when it may be shown), its options and house rules,
+    and who sits where."""
+    said = f", seed {seed}" if seed is not None else ""
+    if seed is not None and given:
+        said += " (given: the same seed deals the same game)"
+    click.echo(f"{table.game.title}, {table.players} players{said}")
     chosen = table.options.model_dump(exclude_defaults=True)
     if chosen:
         click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in chosen.items()))

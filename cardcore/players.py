@@ -427,6 +427,16 @@ class HumanPlayer:
         """``q``, ``s``, ``why MOVE``, ``h``, ``u``: answered (True), or not a command."""
         said = text.lower()
         if said in {"q", "quit", "exit"}:
+            if self.on_save is not None:  # `cardcore play`: the game can be kept
+                try:
+                    answer = self.input("  Save the game, to go on with it later? (y/n)").strip().lower()
+                except (click.Abort, EOFError):  # no more input: he stops, as with `n`
+                    raise QuitGame from None
+                if answer in {"y", "yes"}:
+                    self.echo(f"  {self.on_save()}")
+                elif answer not in {"n", "no"}:
+                    self.echo("  ! type y to save and stop, n to stop without saving; the game goes on")
+                    return True
             raise QuitGame
         if said in {"s", "save"}:
             self.echo(f"  {self.on_save()}" if self.on_save else "  ! nothing to save to here")

@@ -33,6 +33,13 @@ def smallest_table(game: str) -> tuple[int, dict[str, Any]]:
     return min(REGISTRY.games[game].tables(), key=lambda t: t[0])
 
 
+@pytest.fixture(autouse=True)
+def _own_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal's autosave (``cardcore.autosave``) goes to a folder of the
+    test's own, never to the user's state folder (subprocesses inherit it)."""
+    monkeypatch.setenv("CARDCORE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture(scope="session")
 def registry() -> Registry:
     return discover()

@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,3 +69,72 @@ def test_a_full_match_at_an_80x24_terminal(game, args, goal):
     assert child.exitstatus == 0
     assert prompts > 10 and ("win" in seen or "share the win" in seen)
     print(f"{game}: {prompts} prompts, {pauses} pauses between deals, the longest lists {longest} entries")
+
+
+def _spawn(*args: str) -> Any:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}
+    return pexpect.spawn(CARDCORE, list(args), dimensions=(24, 80), encoding="utf-8", timeout=60, env=env)
+
+
+def _decide(child: Any, answer: str = "1") -> None:
+    """Wait for the person's prompt (past any pause between deals), answer it."""
+    while child.expect([PROMPT, "Press any key for the next deal…"]) == 1:
+        child.send(" ")
+    child.sendline(answer)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+def test_q_then_y_saves_and_resume_goes_on(tmp_path):
+    child = _spawn("play", "carrousel", "--players", "2")
+    for _ in range(3):
+        _decide(child)
+    _decide(child, "q")
+    child.expect(r"Save the game, to go on with it later\? \(y/n\)")
+    child.sendline("y")
+    child.expect(r"`cardcore play --resume (\S+)` goes on from here")
+    saved = Path(child.match.group(1))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    try:
+        assert re.fullmatch(r"carrousel-\d{8}-\d{6}\.jsonl", saved.name), saved  # a time, never the seed
+        more = _spawn("play", "--resume", str(saved))
+        more.expect("Resuming")
+        _decide(more)  # the game goes on
+        _decide(more, "q")
+        more.expect(r"\(y/n\)")
+        more.sendline("n")
+        more.expect(pexpect.EOF)
+        more.close()
+        assert more.exitstatus == 0
+    finally:
+        saved.unlink(missing_ok=True)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+def test_a_killed_game_goes_on_from_its_last_move(tmp_path):
+    from conftest import run_cli
+
+    child = _spawn("play", "canasta", "--players", "2")
+    child.expect("Canasta, 2 players")
+    assert "seed" not in child.readline()  # a seed nobody gave is not shown to a person
+    for _ in range(4):
+        _decide(child)
+    child.expect(PROMPT)  # the fourth answer was applied: the next decision is asked
+    child.kill(9)
+    child.close()
+    autosave = Path(os.environ["CARDCORE_STATE_DIR"]) / "last-canasta.jsonl"
+    assert autosave.stat().st_mode & 0o777 == 0o600
+    lines = autosave.read_text().splitlines()
+    assert sum('"event":"move"' in line for line in lines) >= 4
+    code, out = run_cli("replay", str(autosave), "--check")
+    assert code == 0, out
+    more = _spawn("play", "--last")
+    more.expect("Resuming")
+    _decide(more)
+    _decide(more, "q")
+    more.expect(r"\(y/n\)")
+    more.sendline("n")
+    more.expect(pexpect.EOF)
+    more.close()
+    assert not autosave.exists()  # quit without saving: nothing left to go on with
