@@ -613,6 +613,7 @@ def _run_play(
         assert isinstance(person, HumanPlayer)
         person.confirm_forced = confirm_forced
         person.on_save = save
+        person.before_view = printer.flush
         person.announce_forced = False  # the printer says it
         if len(people) == 1:  # undo against bots only: a way back to each of his decisions
             player_objs[i] = Undoable(person)
@@ -657,10 +658,16 @@ def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> 
     chosen = table.options.model_dump(exclude_defaults=True)
     if chosen:
         click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
-    if table.house_rules:
-        click.echo("  house rules: " + ", ".join(h.name for h in table.house_rules))
-    for i, side in enumerate(table.sides):
-        click.echo(f"  side {i}: " + " & ".join(f"{table.names[s]} ({kinds[s]})" for s in side))
+    from cardcore.render import plain, wrapped
+
+    for h in table.house_rules:  # what each does, in words (its id for the tables file)
+        for line in wrapped(f"house rule: {plain(h.summary).rstrip('.')} ({h.name})"):
+            click.echo(line)
+    who = {"human": "a person"}
+    sides = [
+        " & ".join(f"{table.names[s]} ({who.get(kinds[s], kinds[s])})" for s in side) for side in table.sides
+    ]
+    click.echo("  " + " against ".join(sides))
 
 
 def _close_log(f: IO[str]) -> None:

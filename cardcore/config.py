@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 
 from cardcore.errors import CardcoreError, TableError, pydantic_problems
 from cardcore.files import read_data
-from cardcore.plugins import Registry
+from cardcore.plugins import Registry, UnknownNameError
 from cardcore.table import Table
 
 DEFAULT_CONFIG = "games.yaml"
@@ -106,18 +106,72 @@ def build_table(cfg: TableConfig, registry: Registry) -> tuple[Table, list[str]]
 
 
 def check_config(path: Path, registry: Registry) -> list[str]:
-    """Every problem of the file, one line each (empty when the file is valid)."""
-    try:
-        cfg = load_config(path)
-    except CardcoreError as err:
-        return str(err).splitlines()
-    problems = []
-    for name, tcfg in cfg.tables.items():
+    """Every problem of the file, one line each (empty when the file is valid):
+    each table is checked on its own, and for each table every field: its
+    shape, its game, each house rule, its options and players, each seat's kind."""
+    data = read_data(path)  # (a file that is no YAML mapping is one error)
+    tables = data.get("tables") if isinstance(data, dict) else None
+    if not isinstance(tables, dict):
         try:
-            build_table(tcfg, registry)
-        except TableError as err:
-            problems.append(f"{path}: tables.{name}: {err}")
+            load_config(path)
+        except CardcoreError as err:
+            return str(err).splitlines()
+    assert isinstance(data, dict) and isinstance(tables, dict)
+    problems = []
+    try:
+        ConfigFile.model_validate({**data, "tables": {}})  # what surrounds the tables
+    except ValidationError as err:
+        problems += [f"{path}: {p}" for p in pydantic_problems(err)]
+    for name, raw in tables.items():
+        try:
+            tcfg = TableConfig.model_validate(raw)
+        except ValidationError as err:
+            problems += [f"{path}: tables.{name}.{p}" for p in pydantic_problems(err)]
+            continue
+        problems += [f"{path}: tables.{name}: {p}" for p in table_problems(tcfg, registry)]
     return problems
+
+
+def table_problems(cfg: TableConfig, registry: Registry) -> list[str]:
+    """Every problem of one table entry (``build_table`` stops at the first)."""
+    try:
+        registry.game(cfg.game)
+    except UnknownNameError as err:
+        return [f"game: {err}"]
+    out = []
+    rules = []
+    for i, name in enumerate(cfg.house_rules):
+        try:
+            registry.house_rule(name, cfg.game)
+            rules.append(name)
+        except UnknownNameError as err:
+            out.append(f"house_rules.{i}: {err}")
+    try:
+        build_table(cfg.model_copy(update={"house_rules": rules}), registry)
+    except TableError as err:
+        if not (str(err).startswith("players.") and ".kind:" in str(err)):
+            out.append(str(err))
+        out += _seat_problems(cfg, registry)  # every seat, whatever stopped the build
+    return out
+
+
+def _seat_problems(cfg: TableConfig, registry: Registry) -> list[str]:
+    """Each seat whose kind is not a player of the game."""
+    from cardcore.runner import make_player
+
+    if not isinstance(cfg.players, list):
+        return []
+    try:  # the game's own options: the seats' kinds do not depend on them
+        table = Table.from_names(registry, cfg.game, len(cfg.players))
+    except TableError:
+        return []  # (the player count: said already)
+    out = []
+    for seat, p in enumerate(cfg.players):
+        try:
+            make_player(table, p.kind, seat, random.Random(0))
+        except TableError as err:
+            out.append(f"players.{seat}.kind: {err}")
+    return out
 
 
 def load_table(

@@ -19,8 +19,8 @@ import click
 from cardcore.cards import CardError, parse_card
 from cardcore.decision import Checkpoint, Decision, Rewind
 from cardcore.game import Observation
-from cardcore.moves import Move, names_by_rank
-from cardcore.render import card_text, numbered, show_observation, show_text, use_color
+from cardcore.moves import Move, laid_cards, names_by_rank
+from cardcore.render import card_text, numbered, plain, show_observation, show_text, use_color, wrapped
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -174,6 +174,8 @@ class HumanPlayer:
         self.decision: Decision | None = None  # the decision being made (during ``choose``)
         self.shown = 0  # entries of the menu on screen
         self.last_hand: list[str] = []
+        self.last_deal: int | None = None
+        self.before_view: Callable[[], None] | None = None  # `cardcore play`: the printer's flush
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
         self.by_rank = not getattr(table.plugin, "suits_matter", True)  # Canasta: 9S names any 9
@@ -229,9 +231,8 @@ class HumanPlayer:
             self.echo(line)
         if back:
             self.echo("    0. back to every move")
-        status = self.decision.status() if self.decision is not None else ""
-        if status:
-            line = f"  {status}"
+        status = plain(self.decision.status()) if self.decision is not None else ""
+        for line in wrapped(status) if status else []:
             self.echo(click.style(line, bold=True) if use_color() else line)
         self.echo(self.hand_line)
 
@@ -291,6 +292,22 @@ class HumanPlayer:
                 self.pending = tokens[len(cards) :]
                 return m
         return f"no legal {kind} with {' '.join(tokens)}: choose one of the numbered moves"
+
+    def in_hand_order(self, moves: Sequence[Move], observation: Observation) -> list[Move]:
+        """The moves as his hand is shown: first those that lay no card of it
+        (draw, take the pile …), then by the place of the first card they lay
+        (the game's order kept among the moves of one card)."""
+        order = getattr(self.table.plugin, "hand_order", None)
+        hand = sorted(observation.hand, key=order) if order is not None else list(observation.hand)
+        place: dict[str, int] = {}
+        for i, c in enumerate(hand):
+            place.setdefault(c.name, i)
+
+        def key(m: Move) -> int:
+            laid = [place[c.name] for c in laid_cards(m) if c.name in place]
+            return min(laid) + 1 if laid else 0
+
+        return sorted(moves, key=key)
 
     def as_named(self, move: Move, tokens: list[str], moves: Sequence[Move]) -> Move:
         """``move`` laid with the cards the tokens name where suits do not
@@ -369,6 +386,7 @@ class HumanPlayer:
                 self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
             return moves[0]
         self._show_view(observation)
+        moves = self.in_hand_order(moves, observation)
         menu = self.menu(moves)
         self.show_menu(menu)
         while True:
@@ -406,21 +424,25 @@ class HumanPlayer:
 
     def _show_view(self, observation: Observation) -> None:
         """What is new in his hand, then his view (the hand's line kept for last)."""
-        self.echo("")
+        if self.before_view is not None:
+            self.before_view()  # the others' moves since his last decision, on screen first
         new = list(observation.hand)
         for c in self.last_hand:
             for i, card in enumerate(new):
                 if card.name == c:
                     del new[i]
                     break
-        if new and self.last_hand:
+        deal = self.decision.deal if self.decision is not None else None
+        if new and self.last_hand and deal == self.last_deal:  # (a new deal's hand is all new)
             self.echo(f"  new in your hand: {' '.join(card_text(c) for c in new)}")
         self.last_hand = [c.name for c in observation.hand]
+        self.last_deal = deal
         order = getattr(self.table.plugin, "hand_order", None)
         item = getattr(self.table.plugin, "show_item", None)
         view = show_observation(observation, self.table.names, hand_order=order, item=item)
-        self.hand_line = view.pop()  # shown last, with the score: always on screen
-        for line in view:
+        at = next(i for i, line in enumerate(view) if line.startswith("  your hand"))
+        self.hand_line = "\n".join(view[at:])  # shown last, with the score: always on screen
+        for line in view[:at]:
             self.echo(line)
 
     def _command(self, text: str, observation: Observation, moves: Sequence[Move]) -> bool:

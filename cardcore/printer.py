@@ -9,7 +9,7 @@ import click
 from cardcore.decision import Step
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
-from cardcore.render import show_text, show_value, use_color
+from cardcore.render import columns, plain, show_text, show_value, use_color, wrapped
 from cardcore.runner import Listener
 from cardcore.table import Table
 
@@ -58,16 +58,56 @@ class Printer(Listener):
     people: frozenset[int] = frozenset()  # seats of people: their forced moves are said to be forced
     pause_between_deals = False  # a person plays: the deal's result stays on screen until he goes on
 
+    # the moves since a person's last decision, packed: a turn's moves by one
+    # player on one line (``Left: draw · meld 9♣ 9♠ JOKER · discard 7♣``), short
+    # turns side by side (``Left: 5♥ trails │ Partner: 4♥ trails``), broken at
+    # words: a whole round, forced moves included, stays on an 80×24 screen
+    _turn_seat: int | None = None
+    _turns: tuple[tuple[int, list[str]], ...] = ()
+
     def move(self, match: Match, state: DealState, step: Step) -> None:
-        note = " (the only legal move)" if step.forced and step.seat in self.people else ""
-        click.echo(f"  {self.names[step.seat]}: {show_text(step.text)}{note}")
-        for line in step.events:
-            click.echo(f"  · {show_text(line)}")
+        note = " (only move)" if step.forced and step.seat in self.people else ""
+        text = plain(show_text(step.text)) + note
+        if step.seat == self._turn_seat and self._turns:
+            self._turns[-1][1].append(text)
+        else:
+            self._turns = (*self._turns, (step.seat, [text]))
+            self._turn_seat = step.seat
+        if step.events:
+            self.flush()
+            for line in step.events:
+                self.echo_lines(wrapped("· " + plain(show_text(line))))
+
+    def flush(self) -> None:
+        """Print the turns held so far (before a person's view, an event, a
+        deal's end)."""
+        width = columns()
+        line = ""
+        for seat, texts in self._turns:
+            turn = f"{self.names[seat]}: " + " · ".join(texts)
+            if line and len(line) + 3 + len(turn) <= width - 1:
+                line += " │ " + turn
+                continue
+            if line:
+                click.echo(line)
+            parts = wrapped(turn)
+            for part in parts[:-1]:
+                click.echo(part)
+            line = parts[-1]
+        if line:
+            click.echo(line)
+        self._turn_seat, self._turns = None, ()
+
+    @staticmethod
+    def echo_lines(lines: list[str]) -> None:
+        for line in lines:
+            click.echo(line)
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
+        self.flush()
         deal_events = getattr(self.table.plugin, "deal_events", None)
         for line in deal_events(state, self.names) if deal_events is not None else []:
-            click.echo(f"  · {line}")
+            self.echo_lines(wrapped("· " + plain(line)))
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
         click.echo(bold(f"Deal {result.number}: " + ", ".join(parts), bold=True))
         for i, s in enumerate(result.sides):
@@ -81,9 +121,11 @@ class Printer(Listener):
             click.pause("  Press any key for the next deal…")
 
     def rewind(self, token: Any) -> None:
+        self._turn_seat, self._turns = None, ()
         click.echo("  — undone: back to your previous decision —")
 
     def match_end(self, match: Match) -> None:
+        self.flush()
         winners = match.winners()
         names = " and ".join(self.side_name(w) for w in winners)
         verb = "share the win" if len(winners) > 1 else "win" if names == "You" else "wins"
@@ -107,6 +149,7 @@ class StepPrinter(Printer):
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
         super().move(match, state, step)
+        self.flush()
         self.pause()
 
     def pause(self) -> None:

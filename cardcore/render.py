@@ -120,24 +120,90 @@ def show_observation(
     item: ItemShower | None = None,
 ) -> list[str]:
     """The lines a person at the terminal sees before choosing a move
-    (``item``: the game's ``show_item``)."""
-    hands = ", ".join(f"{names[i]} {n}" for i, n in enumerate(obs.hand_sizes))
-    lines = [f"  dealer: {names[obs.dealer]}   stock: {obs.stock}   cards in hands: {hands}"]
+    (``item``: the game's ``show_item``), compact so that the others' moves
+    stay on an 80×24 screen above them: one line for the deal (dealer, stock,
+    the others' hands), the game's short items packed on lines, each side's
+    items on a line of their own, every line broken at words; the hand last.
+    The match's scores are the status line's (``Decision.status``): a view
+    item ``scores`` is not repeated."""
+    others = [f"{names[i]} {n}" for i, n in enumerate(obs.hand_sizes) if i != obs.seat]
+    head = f"dealer {names[obs.dealer]} · stock {obs.stock}"
+    lines = wrapped(head + (" · in hand: " + ", ".join(others) if others else ""))
+    short: list[str] = []
     for key, value in obs.public.items():
+        if key == "scores":
+            continue
         label = key.replace("_", " ")
         if isinstance(value, list) and value and all(isinstance(v, dict) and "seats" in v for v in value):
             if all(list(v) in (["seats", "size"], ["seats", "points"]) for v in value):
-                lines.append(f"  {label}: " + ", ".join(show_value(v, color, names, item) for v in value))
+                short.append(f"{label}: " + ", ".join(show_value(v, color, names, item) for v in value))
             else:
-                lines.append(f"  {label}:")
-                lines.extend(f"    {show_value(v, color, names, item)}" for v in value)
+                for v in value:
+                    lines += wrapped(plain(show_value(v, color, names, item)))
             continue
-        lines.append(f"  {label}: {show_value(value, color, names, item)}")
+        short.append(f"{label}: {show_value(value, color, names, item)}")
+    if short:
+        lines += wrapped(plain(" · ".join(short)))
     if obs.seat is not None:
         hand = sorted(obs.hand, key=hand_order) if hand_order is not None else list(obs.hand)
-        lines.append(f"  your hand ({names[obs.seat]}): {show_value(hand, color)}")
+        lines += wrapped(f"your hand ({names[obs.seat]}): {show_value(hand, color)}")
     return lines
 
 
-def numbered(texts: Iterable[str]) -> list[str]:
-    return [f"  {i:>3}. {t}" for i, t in enumerate(texts, 1)]
+def numbered(texts: Iterable[str], width: int | None = None) -> list[str]:
+    """The entries ``  1. text``; in two columns when they fit side by side in
+    ``width`` (numbers down the first column, then the second)."""
+    entries = [f"{i:>3}. {t}" for i, t in enumerate(texts, 1)]
+    width = width or columns()
+    half = (width - 2) // 2
+    if len(entries) < 3 or any(_visible(e) > half - 2 for e in entries):
+        return ["  " + e for e in entries]
+    rows = (len(entries) + 1) // 2
+    out = []
+    for r in range(rows):
+        left = entries[r]
+        right = entries[r + rows] if r + rows < len(entries) else ""
+        out.append(("  " + left + " " * (half - _visible(left)) + right).rstrip())
+    return out
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_RULING = re.compile(r" \((?:[A-Z]\d+[a-z]?)(?:, [A-Z]\d+[a-z]?)*\)")
+
+
+def _visible(text: str) -> int:
+    return len(_ANSI.sub("", text))
+
+
+def columns() -> int:
+    """The terminal's width (80 when it cannot be told)."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def plain(text: str) -> str:
+    """Play text without ruling ids (``first to 120 points (C3)`` → ``first to
+    120 points``): they belong to ``why`` and the rules pages, not the game."""
+    return _RULING.sub("", text)
+
+
+def wrapped(text: str, indent: str = "  ", hang: str = "    ", width: int | None = None) -> list[str]:
+    """``text`` as lines of the terminal's width, broken at spaces only (a
+    word, a card, is never cut), the first line indented by ``indent``, the
+    others by ``hang``."""
+    width = width or columns()
+    words = text.split(" ")
+    lines: list[str] = []
+    line = indent
+    for word in words:
+        if not word:
+            continue
+        room = line not in (indent, hang) and _visible(line) + 1 + _visible(word) > width - 1
+        if room:
+            lines.append(line)
+            line = hang + word
+        else:
+            line = line + word if line in (indent, hang) else line + " " + word
+    lines.append(line)
+    return lines

@@ -167,14 +167,41 @@ def test_validate_reports_every_problem(tmp_path):
         "  f: {game: paquet_voleur, seeed: 3}\n"
     )
     code, out = run_cli("validate", str(p))
-    assert code == 2
-    assert "tables.f.seeed: unknown field" in out  # shape errors first
-    p.write_text(p.read_text().replace("  f: {game: paquet_voleur, seeed: 3}\n", ""))
-    code, out = run_cli("validate", str(p))
     lines = out.strip().splitlines()
-    assert code == 2 and len(lines) == 5, out
+    assert code == 2 and len(lines) == 6, out  # a table's shape error does not hide the others'
+    assert f"{p}: tables.f.seeed: unknown field" in lines
     for name in "abcde":
         assert any(f"tables.{name}:" in line and str(p) in line for line in lines)
+
+
+def test_validate_reports_every_problem_of_a_table(tmp_path):
+    """Regression (issue 22): every problem of one table, not its first only."""
+    p = tmp_path / "games.yaml"
+    p.write_text(
+        "tables:\n"
+        "  one:\n"
+        "    game: carrousel\n"
+        "    players: [{kind: wizard}, {kind: greedy}, {kind: dragon}]\n"
+        "    house_rules: [carrousel.nope, carrousel.free_trail, other.bad]\n"
+        "    options: {deck: 53}\n"
+        "  two: {game: canasta, players: 2, seed: true, colour: red}\n"
+        "surplus: 1\n"
+    )
+    code, out = run_cli("validate", str(p))
+    lines = out.strip().splitlines()
+    assert code == 2, out
+    for said in (
+        "surplus: unknown field",
+        "tables.one: house_rules.0: unknown house rule 'carrousel.nope'",
+        "tables.one: house_rules.2: unknown house rule 'other.bad'",
+        "tables.one: option.deck: Input should be 56, 55 or 54",
+        "tables.one: players.0.kind: unknown player kind 'wizard'",
+        "tables.one: players.2.kind: unknown player kind 'dragon'",
+        "tables.two.seed: Input should be a valid integer",
+        "tables.two.colour: unknown field",
+    ):
+        assert sum(said in line for line in lines) == 1, (said, out)
+    assert len(lines) == 8
 
 
 def test_schema_is_json_schema():
@@ -282,7 +309,7 @@ def test_play_carrousel_partnership_match_to_the_end(tmp_path):
     log = tmp_path / "c.jsonl"
     code, out = run_cli("play", "carrousel", "--seed", "2", "--log", str(log), input="1\n" * 400)
     assert code == 0, out[-500:]
-    assert "side 0: You (human) & Partner (greedy)" in out
+    assert "You (a person) & Partner (greedy) against Left (greedy) & Right (greedy)" in out
     assert "wins (" in out or "win (" in out
     code, out = run_cli("replay", str(log), "--check")
     assert code == 0 and "log complete" in out

@@ -142,14 +142,15 @@ def test_house_rules_for_other_player_counts_and_options_that_do_not_apply():
 
 def test_a_single_legal_move_plays_itself_unless_asked():
     _, out = run_cli("play", "paquet_voleur", "--seed", "3", "--players", "2", input="1\n" * 60)
-    assert "(the only legal move)" in out and "Traceback" not in out
+    assert "(only move)" in out and "Traceback" not in out
     _, out = run_cli(
         "play", "paquet_voleur", "--seed", "3", "--players", "2", "--confirm-forced", input="1\n" * 60
     )
-    assert "(the only legal move)" not in out
+    assert "(only move)" not in out
 
 
 def test_the_header_names_options_and_house_rules():
     args = ("play", "carrousel", "--seed", "1", "--option", "deck=54", "--house-rule", "carrousel.free_trail")
     _, out = run_cli(*args, input="q\n")
-    assert "options: deck=54" in out and "house rules: carrousel.free_trail" in out
+    assert "options: deck=54" in out and "house rule: Trail a card even when a capture or build" in out
+    assert "(carrousel.free_trail)" in out and "(C10)" not in out  # its summary in plain words

@@ -37,6 +37,7 @@ def screen(text: str, rows: int = 24, cols: int = 80) -> list[str]:
     [
         ("carrousel", ["--players", "4"], "first to 120 points"),
         ("canasta", ["--players", "2", "--option", "target=1500"], "first to 1500 points"),
+        ("canasta", ["--players", "4", "--option", "target=1500"], "first to 1500 points"),
         ("paquet_voleur", ["--players", "3", "--option", "deals=2"], "most cards over 2 deals"),
     ],
 )
@@ -45,7 +46,8 @@ def test_a_full_match_at_an_80x24_terminal(game, args, goal):
     command = ["play", game, "--seed", "3", *args]
     child = pexpect.spawn(CARDCORE, command, dimensions=(24, 80), encoding="utf-8", timeout=120, env=env)
     seen = ""
-    prompts = longest = pauses = 0
+    prompts = longest = pauses = most = 0
+    since = 0  # where the text since his previous decision (or the last pause) starts
     while True:
         found = child.expect([PROMPT, "Press any key for the next deal…", pexpect.EOF])
         seen += child.before + (child.after if found < 2 else "")
@@ -54,10 +56,18 @@ def test_a_full_match_at_an_80x24_terminal(game, args, goal):
         if found == 1:  # the deal's result stays until a key
             pauses += 1
             child.send(" ")
+            since = seen.rfind("\n") + 1
             continue
         prompts += 1
         shown = screen(seen)
         view = "\n".join(shown)
+        # every move played since his previous decision is still on the screen
+        # (from the line where he answered, or the deal's start, to this prompt)
+        deal = seen.rfind("\n— Deal ")
+        lines = screen(seen[max(since, deal + 1) :], rows=1_000_000)
+        assert len(lines) <= 24, "off the screen:\n" + "\n".join(lines)
+        most = max(most, len(lines))
+        since = seen.rfind("\n") + 1
         assert "score " in view and goal in view, view
         assert "your hand (You):" in view, view
         block = child.before[child.before.rfind("your hand") - 2000 :]
@@ -68,7 +78,8 @@ def test_a_full_match_at_an_80x24_terminal(game, args, goal):
     child.close()
     assert child.exitstatus == 0
     assert prompts > 10 and ("win" in seen or "share the win" in seen)
-    print(f"{game}: {prompts} prompts, {pauses} pauses between deals, the longest lists {longest} entries")
+    print(f"{game}: {prompts} prompts, {pauses} pauses between deals, the longest lists {longest} entries,")
+    print(f"  at most {most} lines from one of his answers to the next prompt")
 
 
 def _spawn(*args: str) -> Any:
