@@ -624,6 +624,10 @@ def _run_play(
             continue_match(table, where.resume_match, player_objs, listeners, going_on=where.resume_state)
         else:
             play_match(table, player_objs, seed, listeners, first_deal=where.first_deal)
+        number = 1
+        while person_here and _another_match():  # a rematch: the same table, new deals
+            number += 1
+            play_match(table, player_objs, fresh_seed(), listeners, number=number)
         if journal is not None:
             journal.remove()  # the match is over: nothing to go on with
     except QuitGame:
@@ -646,6 +650,15 @@ def _run_play(
             _close_log(log.stream)
         if log_file:
             _close_log(log_file)
+
+
+def _another_match() -> bool:
+    """After a match with a person: play another at the same table?"""
+    try:
+        answer = click.prompt("Another match? (y/n)", default="n", show_default=False)
+    except click.Abort:  # no more input
+        return False
+    return str(answer).strip().lower() in {"y", "yes"}
 
 
 def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> None:

@@ -49,8 +49,13 @@ def test_a_full_match_at_an_80x24_terminal(game, args, goal):
     prompts = longest = pauses = most = 0
     since = 0  # where the text since his previous decision (or the last pause) starts
     while True:
-        found = child.expect([PROMPT, "Press any key for the next deal…", pexpect.EOF])
-        seen += child.before + (child.after if found < 2 else "")
+        found = child.expect(
+            [PROMPT, "Press any key for the next deal…", pexpect.EOF, r"Another match\? \(y/n\)"]
+        )
+        seen += child.before + (child.after if found != 2 else "")
+        if found == 3:  # the match is over: no rematch
+            child.sendline("n")
+            continue
         if found == 2:
             break
         if found == 1:  # the deal's result stays until a key
@@ -149,3 +154,27 @@ def test_a_killed_game_goes_on_from_its_last_move(tmp_path):
     more.expect(pexpect.EOF)
     more.close()
     assert not autosave.exists()  # quit without saving: nothing left to go on with
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+def test_a_rematch_at_the_end(tmp_path):
+    from conftest import run_cli
+
+    log = tmp_path / "two.jsonl"
+    child = _spawn("play", "paquet_voleur", "--players", "2", "--option", "deals=1", "--log", str(log))
+    for answer in ("y", "n"):  # one more match, then no more
+        for _ in range(200):
+            found = child.expect([PROMPT, "Press any key for the next deal…", r"Another match\? \(y/n\)"])
+            if found == 2:
+                break
+            child.send(" ") if found == 1 else child.sendline("1")
+        else:
+            raise AssertionError("the match never ended")
+        child.sendline(answer)
+        if answer == "y":
+            child.expect("=== Match 2 ===")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0 and "2 match(es)" in out, out
