@@ -182,10 +182,14 @@ def columns() -> int:
     return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
+_RULING_TAIL = re.compile(r"(?:, [A-Z]\d+[a-z]?)+(?=\))")
+
+
 def plain(text: str) -> str:
     """Play text without ruling ids (``first to 120 points (C3)`` → ``first to
-    120 points``): they belong to ``why`` and the rules pages, not the game."""
-    return _RULING.sub("", text)
+    120 points``; ``(no bonus …, N13a)`` → ``(no bonus …)``): they belong to
+    ``why`` and the rules pages, not the game."""
+    return _RULING_TAIL.sub("", _RULING.sub("", text))
 
 
 def wrapped(text: str, indent: str = "  ", hang: str = "    ", width: int | None = None) -> list[str]:

@@ -189,3 +189,15 @@ def test_a_named_card_is_laid_and_replays(tmp_path):
     lines = log.read_text()
     assert '"text":"add 2H to the Q meld"' in lines and '"text":"discard 6S"' in lines
     assert run_cli("replay", str(log), "--check")[0] == 0
+
+
+def test_plain_words_for_the_person():
+    """Regression (issue 22): play text names no ruling, and speaks to him."""
+    from cardcore.render import plain
+
+    assert plain("first to 120 points (C3)") == "first to 120 points"
+    assert plain("Right went out (no bonus after the last red three, N13a)").endswith("red three)")
+    assert plain("the stock ended (N13a, N13c)") == "the stock ended"
+    _, out = run_cli("play", "canasta", "--players", "2", "--seed", "3", input="1\n" * 300)
+    assert "· You lay the red threes 3♦ 3♥" in out and "You lays" not in out
+    assert not re.search(r"\((?:[CPNG]\d+[a-z]?)\)", out)  # no "(N7)" anywhere in the game

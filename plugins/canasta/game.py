@@ -64,9 +64,12 @@ class Canasta(GamePlugin[Options, CanastaState]):
         for side in after.public["sides"]:
             seats = tuple(side["seats"])
             if seats in old and len(side["red_threes"]) > old[seats]:
-                laid = " ".join(c.name for c in side["red_threes"][old[seats] :])
-                verb = "lays" if len(seats) == 1 else "lay"
-                out.append(f"{'/'.join(names[s] for s in seats)} {verb} the red three {laid} (N7)")
+                new = side["red_threes"][old[seats] :]
+                laid = " ".join(c.name for c in new)
+                one = len(seats) == 1 and names[seats[0]] != "You"  # "Left lays", "You lay"
+                what = "the red three" if len(new) == 1 else "the red threes"
+                who = "/".join(names[s] for s in seats)
+                out.append(f"{who} {'lays' if one else 'lay'} {what} {laid} (N7)")
         if [s["seats"] for s in before.public["sides"]] != [s["seats"] for s in after.public["sides"]]:
             sides = after.public["sides"]
             teams = " against ".join("/".join(names[s] for s in side["seats"]) for side in sides)
