@@ -111,9 +111,9 @@ class Printer(Listener):
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
         click.echo(bold(f"Deal {result.number}: " + ", ".join(parts), bold=True))
         for i, s in enumerate(result.sides):
-            if s.breakdown:
-                detail = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s.breakdown.items())
-                click.echo(f"  {self.side_name(i)}: {detail}")
+            if s.breakdown:  # what scored, cards as the terminal shows them (10♦, not 10D)
+                scored = [f"{show_text(k.replace('_', ' '))} {v}" for k, v in s.breakdown.items() if v]
+                self.echo_lines(wrapped(f"{self.side_name(i)}: {', '.join(scored) or 'nothing scored'}"))
         if len(match.deals) > 1 or not match.over:
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
             click.echo("  totals: " + ", ".join(totals))

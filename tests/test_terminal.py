@@ -201,3 +201,13 @@ def test_plain_words_for_the_person():
     _, out = run_cli("play", "canasta", "--players", "2", "--seed", "3", input="1\n" * 300)
     assert "· You lay the red threes 3♦ 3♥" in out and "You lays" not in out
     assert not re.search(r"\((?:[CPNG]\d+[a-z]?)\)", out)  # no "(N7)" anywhere in the game
+
+
+def test_the_deal_breakdown_names_what_scored():
+    """Regression (issue 22): a breakdown shows cards as the terminal does and
+    leaves out what scored nothing (it read ``10D 0, 2C 0``)."""
+    _, out = run_cli("play", "carrousel", "--players", "2", "--seed", "3", "--ascii", input="1\n" * 300)
+    assert "\n  You: jokers 5, aces 2\n" in out
+    assert "Opponent: jokers 13, 10D 2, 2C 2, aces 2, most clubs 2, most cards 2" in out  # --ascii: 10D
+    _, out = run_cli("play", "carrousel", "--players", "2", "--seed", "3", input="1\n" * 300)
+    assert "10♦ 2, 2♣ 2" in out and "10D" not in out
