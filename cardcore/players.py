@@ -544,9 +544,27 @@ def advise(
         search = table.player_kinds["ismcts"](table, seat, random.Random(0), iterations=300)
         move = search.choose(observation, moves, decision)
         rows = search.estimates()[:3]
-        said = "; ".join(f"{table.move_text(m)} {points:+.1f} ({n} deals)" for m, n, points in rows)
-        return move, f"ismcts would play {table.move_text(move)} — points it expects: {said}", rows
+        return move, _why_this(table, move, rows), rows
     if fallback is None:
         return None, "this game has no bot to ask", []
     move = fallback.choose(observation if fallback.needs_observation else None, moves)
-    return move, f"the greedy bot would play {table.move_text(move)}", []
+    return move, f"I would play {table.move_text(move)}", []
+
+
+def _why_this(table: Table, move: Move, rows: list[tuple[Move, int, float]]) -> str:
+    """The hint in words, from what the search found: its move, and how it did
+    against the next best over the deals it imagined from what you see."""
+    text = f"I would play {table.move_text(move)}"
+    others = [(m, p) for m, _, p in rows if m != move]
+    mine = next((p for m, _, p in rows if m == move), None)
+    if mine is None or not others:
+        return text
+    other, points = others[0]
+    gap = mine - points
+    if abs(gap) < 0.05:
+        return f"{text}: about as good as {table.move_text(other)} in the deals I imagined"
+    if gap > 0:
+        return f"{text}: {gap:.1f} points more than {table.move_text(other)}, in the deals I imagined"
+    return (
+        f"{text}: the move I tried most; {table.move_text(other)} did {-gap:.1f} points better in fewer tries"
+    )
