@@ -1,0 +1,145 @@
+"""The report's plots, drawn with matplotlib (the ``study`` extra) as inline
+SVG. Without matplotlib, ``figures`` returns the line that says how to get
+them, and the report keeps its tables."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from cardcore.study.metrics import Shape, deal_margin, lead_changes
+
+HINT = "The plots need matplotlib: pip install 'cardcore[study]' (the tables below are complete without it)."
+
+
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    start = text.find("<svg")
+    text = text[start:]
+    # the metadata block names its vocabulary by URL (a namespace, fetched by nothing): left out
+    return re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
+
+
+def _grid(n: int) -> tuple[int, int]:
+    cols = min(n, 3)
+    return -(-n // cols), cols
+
+
+def figures(
+    result: dict[str, Any],
+    shape: Shape,
+    main: dict[str, list[dict[str, Any]]],
+    greedy: dict[str, list[dict[str, Any]]],
+) -> list[tuple[str, str]] | str:
+    """(title, SVG) of each plot, or the note saying how to get them."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return HINT
+    plt.rcParams.update({"font.size": 9, "svg.hashsalt": "cardcore-study"})
+    variants = result["variants"]
+    names = [v["name"] for v in variants]
+    out: list[tuple[str, str]] = []
+
+    # win share by seat, with intervals
+    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    width = 0.8 / max(1, shape.players)
+    for seat in range(shape.players):
+        xs = [i + (seat - (shape.players - 1) / 2) * width for i in range(len(variants))]
+        vals = [v["metrics"]["seat_win_share"]["value"][seat] for v in variants]
+        cis = [v["metrics"]["seat_win_share"]["ci95"] for v in variants]
+        lo = [val - (ci[seat][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
+        hi = [(ci[seat][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
+        ax.bar(xs, vals, width, yerr=[lo, hi], capsize=2, label=f"seat {seat}")
+    ax.axhline(1 / len(shape.sides), color="#444", lw=0.8, ls="--")
+    ax.set_xticks(range(len(variants)), names)
+    ax.set_ylabel("share of deals won")
+    ax.legend(ncol=shape.players, fontsize=8, loc="lower right")
+    out.append(("Win share by seat (95% intervals; dashed: the fair share)", _svg(fig)))
+    plt.close(fig)
+
+    # differences against the base, scalar metrics
+    keys = [
+        "first_player_advantage",
+        "moves_per_deal",
+        "choices_per_decision",
+        "deals_per_match",
+        "margin",
+        "lead_changes",
+        "comeback_rate",
+        "skill_greedy_vs_random",
+        "skill_search_vs_greedy",
+    ]
+    others = variants[1:]
+    if others:
+        fig, axes = plt.subplots(1, len(keys), figsize=(12, 0.5 + 0.4 * len(others)), sharey=True)
+        for ax, key in zip(axes, keys, strict=True):
+            for j, v in enumerate(others):
+                d = v.get("vs_base", {}).get(key)
+                if not d or d.get("diff") is None:
+                    continue
+                ci = d.get("ci95")
+                color = "#a30" if d.get("significant") else "#357"
+                if ci:
+                    ax.plot(ci, [j, j], color=color, lw=2)
+                ax.plot([d["diff"]], [j], "o", color=color, ms=4)
+            ax.axvline(0, color="#444", lw=0.8)
+            ax.set_title(key.replace("_", " "), fontsize=7)
+            ax.tick_params(labelsize=7)
+        axes[0].set_yticks(range(len(others)), [v["name"] for v in others])
+        axes[0].invert_yaxis()
+        out.append(("Each variant less the base (95% intervals; red: excludes zero)", _svg(fig)))
+        plt.close(fig)
+
+    def small_multiples(
+        title: str, values_of: Any, xlabel: str, bins: Any = 30, discrete: bool = False
+    ) -> None:
+        rows, cols = _grid(len(variants))
+        fig, axes = plt.subplots(
+            rows, cols, figsize=(3.6 * cols, 2.3 * rows), sharex=True, sharey=True, squeeze=False
+        )
+        for i, name in enumerate(names):
+            ax = axes[i // cols][i % cols]
+            xs = values_of(name)
+            if xs:
+                if discrete:
+                    lo, hi = min(xs), max(xs)
+                    ax.hist(xs, bins=[b - 0.5 for b in range(int(lo), int(hi) + 2)], color="#357")
+                else:
+                    ax.hist(xs, bins=bins, color="#357")
+            ax.set_title(name, fontsize=8)
+            ax.set_xlabel(xlabel, fontsize=7)
+        for j in range(len(variants), rows * cols):
+            axes[j // cols][j % cols].axis("off")
+        out.append((title, _svg(fig)))
+        plt.close(fig)
+
+    def margins(name: str) -> list[float]:
+        return [deal_margin(d["points"]) for r in main[name] for d in r["deals"]]
+
+    def moves(name: str) -> list[int]:
+        return [d["moves"] for r in main[name] for d in r["deals"]]
+
+    def match_length(name: str) -> list[int]:
+        return [len(r["deals"]) for r in main[name] if r["over"]]
+
+    def changes(name: str) -> list[int]:
+        return [lead_changes([d["points"] for d in r["deals"]]) for r in main[name] if r["over"]]
+
+    small_multiples("Margin of each deal (first side less second)", margins, "points", discrete=True)
+    small_multiples("Lead changes in a match", changes, "changes", discrete=True)
+    small_multiples("Moves per deal", moves, "moves", discrete=True)
+    small_multiples("Deals per match", match_length, "deals", discrete=True)
+    if greedy:
+
+        def skill(name: str) -> list[float]:
+            return [sum(r["margins"]) / len(r["margins"]) for r in greedy.get(name, []) if r["margins"]]
+
+        small_multiples("Greedy less random on each duplicate deck (margin)", skill, "points")
+    return out
