@@ -404,6 +404,7 @@ def test_the_report_is_one_self_contained_page(tmp_path):
     links = re.findall(r"""(?:src|href)\s*=\s*["']?([^"'\s>]+)""", page)
     assert not [u for u in links if re.match(r"(?i)\s*(https?:)?//", u)], links
     assert "<script" not in page.lower() and "@import" not in page
+    assert len(list((out / "figures").glob("*.png"))) == page.count("<svg")  # each plot as a PNG too
     for name in ("study.json", "deals.csv", "matches.csv", "skill.csv", "metrics.csv"):
         assert (out / name).stat().st_size > 0
     import csv

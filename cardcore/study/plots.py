@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 from typing import Any
 
 from cardcore.study.metrics import Shape, deal_margin, lead_changes
 
 HINT = "The plots need matplotlib: pip install 'cardcore[study]' (the tables below are complete without it)."
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", title.lower().split("(")[0]).strip("_")[:40]
 
 
 def _svg(fig: Any) -> str:
@@ -33,8 +38,10 @@ def figures(
     shape: Shape,
     main: dict[str, list[dict[str, Any]]],
     greedy: dict[str, list[dict[str, Any]]],
+    png_dir: Path | None = None,
 ) -> list[tuple[str, str]] | str:
-    """(title, SVG) of each plot, or the note saying how to get them."""
+    """(title, SVG) of each plot, or the note saying how to get them; with
+    ``png_dir``, each plot also as a PNG file there (for documents)."""
     try:
         import matplotlib
 
@@ -46,6 +53,13 @@ def figures(
     variants = result["variants"]
     names = [v["name"] for v in variants]
     out: list[tuple[str, str]] = []
+
+    def keep(title: str, fig: Any) -> None:
+        out.append((title, _svg(fig)))
+        if png_dir is not None:
+            png_dir.mkdir(parents=True, exist_ok=True)
+            fig.savefig(png_dir / f"{len(out)}_{_slug(title)}.png", dpi=110, bbox_inches="tight")
+        plt.close(fig)
 
     # win share by seat, with intervals
     fig, ax = plt.subplots(figsize=(7.5, 3.2))
@@ -61,8 +75,7 @@ def figures(
     ax.set_xticks(range(len(variants)), names)
     ax.set_ylabel("share of deals won")
     ax.legend(ncol=shape.players, fontsize=8, loc="lower right")
-    out.append(("Win share by seat (95% intervals; dashed: the fair share)", _svg(fig)))
-    plt.close(fig)
+    keep("Win share by seat (95% intervals; dashed: the fair share)", fig)
 
     # differences against the base, scalar metrics
     keys = [
@@ -78,8 +91,12 @@ def figures(
     ]
     others = variants[1:]
     if others:
-        fig, axes = plt.subplots(1, len(keys), figsize=(12, 0.5 + 0.4 * len(others)), sharey=True)
-        for ax, key in zip(axes, keys, strict=True):
+        rows = -(-len(keys) // 3)
+        fig, grid = plt.subplots(
+            rows, 3, figsize=(11, rows * (0.9 + 0.32 * len(others))), sharey=True, squeeze=False
+        )
+        axes = [a for row in grid for a in row]
+        for ax, key in zip(axes, keys, strict=False):
             for j, v in enumerate(others):
                 d = v.get("vs_base", {}).get(key)
                 if not d or d.get("diff") is None:
@@ -90,12 +107,15 @@ def figures(
                     ax.plot(ci, [j, j], color=color, lw=2)
                 ax.plot([d["diff"]], [j], "o", color=color, ms=4)
             ax.axvline(0, color="#444", lw=0.8)
-            ax.set_title(key.replace("_", " "), fontsize=7)
+            ax.set_title(key.replace("_", " "), fontsize=8)
             ax.tick_params(labelsize=7)
-        axes[0].set_yticks(range(len(others)), [v["name"] for v in others])
-        axes[0].invert_yaxis()
-        out.append(("Each variant less the base (95% intervals; red: excludes zero)", _svg(fig)))
-        plt.close(fig)
+            ax.set_ylim(len(others) - 0.5, -0.5)
+        for ax in axes[len(keys) :]:
+            ax.axis("off")
+        for row in grid:
+            row[0].set_yticks(range(len(others)), [v["name"] for v in others])
+        fig.tight_layout()
+        keep("Each variant less the base (95% intervals; red: excludes zero)", fig)
 
     def small_multiples(
         title: str, values_of: Any, xlabel: str, bins: Any = 30, discrete: bool = False
@@ -117,8 +137,7 @@ def figures(
             ax.set_xlabel(xlabel, fontsize=7)
         for j in range(len(variants), rows * cols):
             axes[j // cols][j % cols].axis("off")
-        out.append((title, _svg(fig)))
-        plt.close(fig)
+        keep(title, fig)
 
     def margins(name: str) -> list[float]:
         return [deal_margin(d["points"]) for r in main[name] for d in r["deals"]]

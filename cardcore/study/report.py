@@ -2,8 +2,9 @@
 ``study.json``, CSV files that load straight into pandas (``deals.csv``,
 ``matches.csv``, ``skill.csv``, ``metrics.csv``) and ``index.html``, one
 self-contained page (plots as inline SVG: no file, script or font fetched
-from anywhere). The plots need matplotlib (``pip install 'cardcore[study]'``);
-without it the page holds the tables and says how to get them."""
+from anywhere; each plot also as a PNG under ``figures/``). The plots need
+matplotlib (``pip install 'cardcore[study]'``); without it the page holds the
+tables and says how to get them."""
 
 from __future__ import annotations
 
@@ -239,7 +240,7 @@ def write_report(
     write_csvs(out, result, shape, main, greedy, search)
     from cardcore.study.plots import figures
 
-    page = render_page(result, figures(result, shape, main, greedy))
+    page = render_page(result, figures(result, shape, main, greedy, png_dir=out / "figures"))
     path = out / "index.html"
     path.write_text(page, encoding="utf-8")
     return path
