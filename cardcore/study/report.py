@@ -45,6 +45,8 @@ def _num(x: Any) -> str:
     if isinstance(x, bool):
         return str(x)
     ax = abs(x)
+    if 0 < ax < 0.001:
+        return f"{x:.1e}"  # a shift too small for three decimals, yet there
     return f"{x:.3f}" if ax < 10 else f"{x:.2f}" if ax < 1000 else f"{x:,.0f}"
 
 
