@@ -170,6 +170,8 @@ def test_variant_specs():
         (["--variant", "base=deck=54"], "two variants"),
         (["--table", "nowhere"], "no table"),
         (["--table", "evening"], "not of carrousel"),
+        (["--bot", "human"], "bots only"),
+        (["--search-bot", "ismcts:iter=3"], "no option 'iter'"),
     ],
 )
 def test_bad_variants_are_one_line(args, said):

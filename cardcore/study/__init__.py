@@ -358,7 +358,11 @@ def run(
     has_greedy = "greedy" in kinds_of
     import random as _random
 
+    from cardcore.runner import parse_kind
+
     for kind in (main_bot, search_bot):
+        if parse_kind(kind)[0] == "human":
+            raise CardcoreError("a study plays bots only; use `cardcore play` to play")
         make_player(base_table, kind, 0, _random.Random(0))  # an unknown kind: one line, now
     out_dir = Path(out) if out is not None else None
     plan = {
