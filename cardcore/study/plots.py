@@ -124,15 +124,20 @@ def figures(
         fig, axes = plt.subplots(
             rows, cols, figsize=(3.6 * cols, 2.3 * rows), sharex=True, sharey=True, squeeze=False
         )
+        every = {name: values_of(name) for name in names}
+        seen = [x for xs in every.values() for x in xs]
+        edges: Any = bins
+        if seen:
+            lo, hi = min(seen), max(seen)
+            if discrete and hi - lo <= 60:  # one bar per value
+                edges = [b - 0.5 for b in range(int(lo), int(hi) + 2)]
+            else:  # a wide range (Canasta's points): the same 30 bins in every panel
+                step = (hi - lo) / 30 or 1.0
+                edges = [lo + step * i for i in range(31)]
         for i, name in enumerate(names):
             ax = axes[i // cols][i % cols]
-            xs = values_of(name)
-            if xs:
-                if discrete:
-                    lo, hi = min(xs), max(xs)
-                    ax.hist(xs, bins=[b - 0.5 for b in range(int(lo), int(hi) + 2)], color="#357")
-                else:
-                    ax.hist(xs, bins=bins, color="#357")
+            if every[name]:
+                ax.hist(every[name], bins=edges, color="#357")
             ax.set_title(name, fontsize=8)
             ax.set_xlabel(xlabel, fontsize=7)
         for j in range(len(variants), rows * cols):
