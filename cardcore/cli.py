@@ -887,6 +887,105 @@ def arena(
 
 
 @main.command()
+@click.argument("game")
+@click.option("--players", type=int, metavar="N", help=PLAYERS_HELP)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="NAME=SPEC",
+    help="A variant: NAME=option=value,+house.rule,... (repeatable), e.g. short=deck=54.",
+)
+@click.option(
+    "--table", "tables", multiple=True, metavar="NAME", help="A table of the config file as a variant."
+)
+@config_option
+@click.option(
+    "--deals", type=click.IntRange(min=1), default=2000, show_default=True, help="Deals per variant."
+)
+@click.option(
+    "--skill-deals",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Duplicate decks per variant for the search bot against greedy (0: none).",
+)
+@click.option("--bot", help="Kind of every seat in the deals (default: the game's greedy).")
+@click.option(
+    "--search-bot", default="ismcts", show_default=True, help="The skilled player, e.g. ismcts:iterations=50."
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True, help="Processes (0: all).")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where to play.",
+)
+@click.option("--address", metavar="ADDR", help="The Ray cluster to join (default: RAY_ADDRESS, else local).")
+@click.option(
+    "--out",
+    type=FilePath(file_okay=False, path_type=Path),
+    help="Write the report (HTML, study.json, CSV) there; an interrupted study resumes from it.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@friendly
+def study(
+    game: str,
+    players: int | None,
+    variants: tuple[str, ...],
+    tables: tuple[str, ...],
+    config_path: Path,
+    deals: int,
+    skill_deals: int,
+    bot: str | None,
+    search_bot: str,
+    seed: int,
+    jobs: int,
+    backend: str,
+    address: str | None,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Measure what house rules and options do to GAME: the base game and
+    each variant on the same seeded decks, every figure with a 95% interval
+    (see docs/STUDY.md)."""
+    from cardcore.study import run
+    from cardcore.study.report import table_text
+
+    try:
+        result = run(
+            game,
+            players,
+            variants,
+            tables,
+            deals=deals,
+            skill_deals=skill_deals,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            out=out,
+            bot=bot,
+            search_bot=search_bot,
+            progress=not as_json and sys.stderr.isatty(),
+            registry=registry(),
+            config=config_path,
+        )
+    except KeyboardInterrupt:
+        kept = f"; run it again to go on from the chunks kept in {out}" if out else ""
+        click.echo(f"interrupted{kept}", err=True)
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(table_text(result))
+    if out is not None:
+        click.echo(f"report: {out / 'index.html'}")
+
+
+@main.command()
 @click.argument("game", required=False)
 @table_options
 @click.option(

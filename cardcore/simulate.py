@@ -120,12 +120,17 @@ def play_chunk(spec: SimSpec, first: int, count: int, max_deals: int | None = No
 
 
 # ---- backends --------------------------------------------------------------------
+PlayChunk = Callable[..., ChunkResult]  # play_chunk(spec, first, count, max_deals=None), or another's
+
+
 class Backend:
-    """Plays chunks: ``submit`` returns something with ``result()``."""
+    """Plays chunks: ``submit`` returns something with ``result()``. ``play`` is
+    the function that plays one (``play_chunk``; ``cardcore study`` passes its
+    own, which also measures): a module-level function, so that it pickles."""
 
     workers = 1
 
-    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
+    def submit(self, spec: Any, first: int, count: int, play: PlayChunk = play_chunk) -> Any:
         raise NotImplementedError
 
     def close(self, cancel: bool = False) -> None:
@@ -141,8 +146,8 @@ class _Done:
 
 
 class Serial(Backend):
-    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
-        return _Done(play_chunk(spec, first, count))
+    def submit(self, spec: Any, first: int, count: int, play: PlayChunk = play_chunk) -> Any:
+        return _Done(play(spec, first, count))
 
 
 def worker_start() -> None:
@@ -171,8 +176,8 @@ class ProcessPool(Backend):
         self.workers = jobs
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_start)
 
-    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
-        return self.pool.submit(play_chunk, spec, first, count)
+    def submit(self, spec: Any, first: int, count: int, play: PlayChunk = play_chunk) -> Any:
+        return self.pool.submit(play, spec, first, count)
 
     def close(self, cancel: bool = False) -> None:
         self.pool.shutdown(wait=True, cancel_futures=cancel)
@@ -196,10 +201,10 @@ class RayBackend(Backend):
                 kwargs["num_cpus"] = jobs
             ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kwargs)
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call, unused-ignore]
-        self.task = ray.remote(play_chunk)
+        self.task = ray.remote(_play_remote)
 
-    def submit(self, spec: SimSpec, first: int, count: int) -> Any:
-        ref = self.task.remote(spec, first, count)
+    def submit(self, spec: Any, first: int, count: int, play: PlayChunk = play_chunk) -> Any:
+        ref = self.task.remote(play, spec, first, count)
         ray = self.ray
 
         class _Ref:
@@ -207,6 +212,10 @@ class RayBackend(Backend):
                 return ray.get(ref)  # type: ignore[no-any-return]
 
         return _Ref()
+
+
+def _play_remote(play: PlayChunk, spec: Any, first: int, count: int) -> ChunkResult:
+    return play(spec, first, count)
 
 
 def backend_for(name: str, jobs: int, address: str | None = None) -> Backend:
@@ -262,6 +271,8 @@ def run_chunks(
     backend: Backend,
     merger: Merger,
     on_record: Callable[[MatchRecord], None],
+    start: int = 0,
+    play: PlayChunk = play_chunk,
 ) -> float:
     """Play chunks on ``backend`` until ``merger`` is done; hand each match to
     ``on_record`` in order. Returns the CPU seconds spent playing.
@@ -274,7 +285,7 @@ def run_chunks(
     per_chunk = 1
     window = 3 * backend.workers
     pending: deque[tuple[Any, int]] = deque()
-    next_match = 0
+    next_match = start
     cpu = 0.0
     played_matches = played_deals = 0
 
@@ -296,7 +307,7 @@ def run_chunks(
                 if wanted <= 0:
                     return
                 count = max(1, min(count, int(wanted / share) + 1))
-            pending.append((backend.submit(spec, next_match, count), count))
+            pending.append((backend.submit(spec, next_match, count, play), count))
             next_match += count
 
     fill()
@@ -316,7 +327,7 @@ def run_chunks(
             room = merger.room()
             if room is not None and len(record.deals) > room:
                 # the N-th deal falls in this match: play it again, cut as one process would
-                cut = play_chunk(spec, record.number, 1, max_deals=room)
+                cut = play(spec, record.number, 1, max_deals=room)
                 cpu += cut.cpu_seconds
                 record = cut.records[0]
             merger.add(record)

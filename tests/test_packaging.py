@@ -61,6 +61,8 @@ def test_a_new_game_folder_lands_in_the_wheel(tmp_path):
         assert f"cardcore_plugins/{game}/__init__.py" in names
         assert f"cardcore_plugins/{game}/rules.md" in names  # the rules page (cardcore rules GAME)
     assert "cardcore/py.typed" in names
+    for init in (ROOT / "cardcore").rglob("__init__.py"):  # every subpackage (web, study …)
+        assert init.relative_to(ROOT).as_posix() in names
     assert "cardcore/web/static/table.js" in names  # the browser table's pages ship in the wheel
 
 

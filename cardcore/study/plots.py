@@ -1,0 +1,169 @@
+"""The report's plots, drawn with matplotlib (the ``study`` extra) as inline
+SVG. Without matplotlib, ``figures`` returns the line that says how to get
+them, and the report keeps its tables."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from cardcore.study.metrics import Shape, deal_margin, lead_changes
+
+HINT = "The plots need matplotlib: pip install 'cardcore[study]' (the tables below are complete without it)."
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", title.lower().split("(")[0]).strip("_")[:40]
+
+
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    start = text.find("<svg")
+    text = text[start:]
+    # the metadata block names its vocabulary by URL (a namespace, fetched by nothing): left out
+    return re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.S)
+
+
+def _grid(n: int) -> tuple[int, int]:
+    cols = min(n, 3)
+    return -(-n // cols), cols
+
+
+def figures(
+    result: dict[str, Any],
+    shape: Shape,
+    main: dict[str, list[dict[str, Any]]],
+    greedy: dict[str, list[dict[str, Any]]],
+    png_dir: Path | None = None,
+) -> list[tuple[str, str]] | str:
+    """(title, SVG) of each plot, or the note saying how to get them; with
+    ``png_dir``, each plot also as a PNG file there (for documents)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return HINT
+    plt.rcParams.update({"font.size": 9, "svg.hashsalt": "cardcore-study"})
+    variants = result["variants"]
+    names = [v["name"] for v in variants]
+    out: list[tuple[str, str]] = []
+
+    def keep(title: str, fig: Any) -> None:
+        out.append((title, _svg(fig)))
+        if png_dir is not None:
+            png_dir.mkdir(parents=True, exist_ok=True)
+            fig.savefig(png_dir / f"{len(out)}_{_slug(title)}.png", dpi=110, bbox_inches="tight")
+        plt.close(fig)
+
+    # win share by seat, with intervals
+    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    width = 0.8 / max(1, shape.players)
+    for seat in range(shape.players):
+        xs = [i + (seat - (shape.players - 1) / 2) * width for i in range(len(variants))]
+        vals = [v["metrics"]["seat_win_share"]["value"][seat] for v in variants]
+        cis = [v["metrics"]["seat_win_share"]["ci95"] for v in variants]
+        lo = [val - (ci[seat][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
+        hi = [(ci[seat][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
+        ax.bar(xs, vals, width, yerr=[lo, hi], capsize=2, label=f"seat {seat}")
+    ax.axhline(1 / len(shape.sides), color="#444", lw=0.8, ls="--")
+    ax.set_xticks(range(len(variants)), names)
+    ax.set_ylabel("share of deals won")
+    ax.legend(ncol=shape.players, fontsize=8, loc="lower right")
+    keep("Win share by seat (95% intervals; dashed: the fair share)", fig)
+
+    # differences against the base, scalar metrics
+    keys = [
+        "first_player_advantage",
+        "moves_per_deal",
+        "choices_per_decision",
+        "deals_per_match",
+        "margin",
+        "lead_changes",
+        "comeback_rate",
+        "skill_greedy_vs_random",
+        "skill_search_vs_greedy",
+    ]
+    others = variants[1:]
+    if others:
+        rows = -(-len(keys) // 3)
+        fig, grid = plt.subplots(
+            rows, 3, figsize=(11, rows * (0.9 + 0.32 * len(others))), sharey=True, squeeze=False
+        )
+        axes = [a for row in grid for a in row]
+        for ax, key in zip(axes, keys, strict=False):
+            for j, v in enumerate(others):
+                d = v.get("vs_base", {}).get(key)
+                if not d or d.get("diff") is None:
+                    continue
+                ci = d.get("ci95")
+                color = "#a30" if d.get("significant") else "#357"
+                if ci:
+                    ax.plot(ci, [j, j], color=color, lw=2)
+                ax.plot([d["diff"]], [j], "o", color=color, ms=4)
+            ax.axvline(0, color="#444", lw=0.8)
+            ax.set_title(key.replace("_", " "), fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.set_ylim(len(others) - 0.5, -0.5)
+        for ax in axes[len(keys) :]:
+            ax.axis("off")
+        for row in grid:
+            row[0].set_yticks(range(len(others)), [v["name"] for v in others])
+        fig.tight_layout()
+        keep("Each variant less the base (95% intervals; red: excludes zero)", fig)
+
+    def small_multiples(
+        title: str, values_of: Any, xlabel: str, bins: Any = 30, discrete: bool = False
+    ) -> None:
+        rows, cols = _grid(len(variants))
+        fig, axes = plt.subplots(
+            rows, cols, figsize=(3.6 * cols, 2.3 * rows), sharex=True, sharey=True, squeeze=False
+        )
+        every = {name: values_of(name) for name in names}
+        seen = [x for xs in every.values() for x in xs]
+        edges: Any = bins
+        if seen:
+            lo, hi = min(seen), max(seen)
+            if discrete and hi - lo <= 60:  # one bar per value
+                edges = [b - 0.5 for b in range(int(lo), int(hi) + 2)]
+            else:  # a wide range (Canasta's points): the same 30 bins in every panel
+                step = (hi - lo) / 30 or 1.0
+                edges = [lo + step * i for i in range(31)]
+        for i, name in enumerate(names):
+            ax = axes[i // cols][i % cols]
+            if every[name]:
+                ax.hist(every[name], bins=edges, color="#357")
+            ax.set_title(name, fontsize=8)
+            ax.set_xlabel(xlabel, fontsize=7)
+        for j in range(len(variants), rows * cols):
+            axes[j // cols][j % cols].axis("off")
+        keep(title, fig)
+
+    def margins(name: str) -> list[float]:
+        return [deal_margin(d["points"]) for r in main[name] for d in r["deals"]]
+
+    def moves(name: str) -> list[int]:
+        return [d["moves"] for r in main[name] for d in r["deals"]]
+
+    def match_length(name: str) -> list[int]:
+        return [len(r["deals"]) for r in main[name] if r["over"]]
+
+    def changes(name: str) -> list[int]:
+        return [lead_changes([d["points"] for d in r["deals"]]) for r in main[name] if r["over"]]
+
+    small_multiples("Margin of each deal (first side less second)", margins, "points", discrete=True)
+    small_multiples("Lead changes in a match", changes, "changes", discrete=True)
+    small_multiples("Moves per deal", moves, "moves", discrete=True)
+    small_multiples("Deals per match", match_length, "deals", discrete=True)
+    if greedy:
+
+        def skill(name: str) -> list[float]:
+            return [sum(r["margins"]) / len(r["margins"]) for r in greedy.get(name, []) if r["margins"]]
+
+        small_multiples("Greedy less random on each duplicate deck (margin)", skill, "points")
+    return out

@@ -1,0 +1,311 @@
+"""What a study shows: the terminal table, and with ``--out DIR`` the report —
+``study.json``, CSV files that load straight into pandas (``deals.csv``,
+``matches.csv``, ``skill.csv``, ``metrics.csv``) and ``index.html``, one
+self-contained page (plots as inline SVG: no file, script or font fetched
+from anywhere; each plot also as a PNG under ``figures/``). The plots need
+matplotlib (``pip install 'cardcore[study]'``); without it the page holds the
+tables and says how to get them."""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from cardcore.study.metrics import Shape
+
+PLOTS_HINT = "pip install 'cardcore[study]'"
+
+LABELS = {
+    "seat_win_share": "win share, seat",
+    "side_win_share": "win share, side",
+    "win_share_from_first": "win share, place from the first player",
+    "first_player_advantage": "first-player advantage",
+    "fairness_p": "fairness p (equal shares)",
+    "moves_per_deal": "moves per deal",
+    "decisions_per_deal": "decisions per deal (>1 move)",
+    "choices_per_decision": "legal moves per decision",
+    "deals_per_match": "deals per match",
+    "margin": "margin (1st − 2nd)",
+    "spread": "spread (1st − last)",
+    "lead_changes": "lead changes per match",
+    "comeback_rate": "comeback rate",
+    "skill_greedy_vs_random": "skill: greedy − random",
+    "skill_search_vs_greedy": "skill: search − greedy",
+    "move_kinds": "moves of kind",
+}
+
+
+def _num(x: Any) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return str(x)
+    ax = abs(x)
+    if 0 < ax < 0.001:
+        return f"{x:.1e}"  # a shift too small for three decimals, yet there
+    return f"{x:.3f}" if ax < 10 else f"{x:.2f}" if ax < 1000 else f"{x:,.0f}"
+
+
+def _signed(x: Any) -> str:
+    if x is None:
+        return "—"
+    s = _num(x)
+    return s if s.startswith("-") else "+" + s
+
+
+def _ci(ci: Any, signed: bool = False) -> str:
+    if not ci:
+        return ""
+    f = _signed if signed else _num
+    return f"[{f(ci[0])}, {f(ci[1])}]"
+
+
+def rows_of(metrics: dict[str, Any]) -> Iterable[tuple[str, str, Any, Any]]:
+    """(metric, label, value, ci95) per printed line: a list metric one line
+    per seat or place, the move kinds one line per kind."""
+    for m, got in metrics.items():
+        value, ci = got.get("value", got.get("diff")), got.get("ci95")
+        label = LABELS.get(m, m)
+        if isinstance(value, list):
+            for i, v in enumerate(value):
+                yield m, f"{label} {i}", v, ci[i] if ci else None
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                yield m, f"{label} {k}", v, ci.get(k) if ci else None
+        else:
+            yield m, label, value, ci
+
+
+def _sig_of(got: dict[str, Any]) -> list[bool] | dict[str, bool] | bool:
+    sig: Any = got.get("significant", False)
+    return sig  # type: ignore[no-any-return]
+
+
+def variant_title(v: dict[str, Any]) -> str:
+    spec = [f"{k}={val}" for k, val in v["options"].items()] + [f"+{h}" for h in v["house_rules"]]
+    return f"{v['name']}" + (f" ({', '.join(spec)})" if spec else "")
+
+
+def table_text(result: dict[str, Any]) -> str:
+    """The terminal table: the base game's figures with their intervals, then
+    each variant's figures and its difference from the base (``*``: the 95%
+    interval of the difference excludes zero)."""
+    out = [
+        f"{result['game']}, {result['players']} players, {result['deals']:,} deals per variant "
+        f"({result['bot']} at every seat), {result['skill_deals']:,} search decks "
+        f"({result['search_bot']}), seed {result['seed']}"
+    ]
+    base = result["variants"][0]
+    out.append(f"\n{variant_title(base)}")
+    for _, label, v, ci in rows_of(base["metrics"]):
+        out.append(f"  {label:<42} {_num(v):>9}  {_ci(ci)}")
+    for var in result["variants"][1:]:
+        how = "paired by deck" if var.get("paired") else "independent bootstrap"
+        out.append(
+            f"\n{variant_title(var)} — against base ({how}, {var.get('same_deals', 0):.0%} of deals alike)"
+        )
+        vs = var.get("vs_base", {})
+        for m, label, v, _ci_unused in rows_of(var["metrics"]):
+            d = vs.get(m)
+            line = f"  {label:<42} {_num(v):>9}"
+            if d is not None:
+                key = label[len(LABELS.get(m, m)) + 1 :]
+                diff, dci, sig = _pick(d, key)
+                mark = " *" if sig else ""
+                line += f"  {_signed(diff):>9} {_ci(dci, signed=True)}{mark}"
+            out.append(line)
+    if "seconds" in result:
+        out.append(f"\n{result['seconds']:.1f} s wall, {result['cpu_seconds']:.1f} s CPU")
+    return "\n".join(out)
+
+
+def _pick(d: dict[str, Any], key: str) -> tuple[Any, Any, bool]:
+    """One line's difference, interval and mark out of a metric's ``vs_base``."""
+    diff, ci, sig = d.get("diff"), d.get("ci95"), d.get("significant", False)
+    if isinstance(diff, list):
+        i = int(key)
+        return diff[i], ci[i] if ci else None, bool(sig[i]) if isinstance(sig, list) else False
+    if isinstance(diff, dict):
+        return (
+            diff.get(key),
+            ci.get(key) if ci else None,
+            bool(sig.get(key)) if isinstance(sig, dict) else False,
+        )
+    return diff, ci, bool(sig)
+
+
+# ---- files ------------------------------------------------------------------------
+def _write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def write_csvs(
+    out: Path,
+    result: dict[str, Any],
+    shape: Shape,
+    main: dict[str, list[dict[str, Any]]],
+    greedy: dict[str, list[dict[str, Any]]],
+    search: dict[str, list[dict[str, Any]]],
+) -> None:
+    nsides = len(shape.sides)
+    deal_rows = []
+    match_rows = []
+    for name, records in main.items():
+        for r in records:
+            for i, d in enumerate(r["deals"]):
+                deal_rows.append(
+                    [
+                        name,
+                        r["k"],
+                        i + 1,
+                        d["dealer"],
+                        d["first"],
+                        *d["points"],
+                        d["moves"],
+                        d["decisions"],
+                        d["choices"],
+                        json.dumps(d["kinds"], sort_keys=True),
+                    ]
+                )
+            totals = [sum(d["points"][s] for d in r["deals"]) for s in range(nsides)]
+            match_rows.append(
+                [name, r["k"], len(r["deals"]), int(r["over"]), *totals, " ".join(map(str, r["winners"]))]
+            )
+    sides = [f"points_{s}" for s in range(nsides)]
+    _write_csv(
+        out / "deals.csv",
+        ["variant", "match", "deal", "dealer", "first", *sides, "moves", "decisions", "choices", "kinds"],
+        deal_rows,
+    )
+    _write_csv(out / "matches.csv", ["variant", "match", "deals", "over", *sides, "winners"], match_rows)
+    skill_rows = []
+    for which, found in (("greedy_vs_random", greedy), ("search_vs_greedy", search)):
+        for name, records in found.items():
+            for r in records:
+                m = r["margins"]
+                skill_rows.append([name, which, r["k"], sum(m) / len(m) if m else ""])
+    _write_csv(out / "skill.csv", ["variant", "pairing", "deck", "margin"], skill_rows)
+    metric_rows = []
+    for v in result["variants"]:
+        vs = v.get("vs_base", {})
+        for m, label, value, ci in rows_of(v["metrics"]):
+            key = label[len(LABELS.get(m, m)) + 1 :]
+            diff, dci, sig = _pick(vs[m], key) if m in vs else (None, None, False)
+            metric_rows.append(
+                [
+                    v["name"],
+                    m,
+                    key,
+                    value,
+                    *(ci or ["", ""]),
+                    "" if diff is None else diff,
+                    *(dci or ["", ""]),
+                    int(sig) if m in vs else "",
+                ]
+            )
+    _write_csv(
+        out / "metrics.csv",
+        [
+            "variant",
+            "metric",
+            "item",
+            "value",
+            "ci_low",
+            "ci_high",
+            "diff",
+            "diff_low",
+            "diff_high",
+            "significant",
+        ],
+        metric_rows,
+    )
+
+
+def write_report(
+    out: Path,
+    result: dict[str, Any],
+    shape: Shape,
+    main: dict[str, list[dict[str, Any]]],
+    greedy: dict[str, list[dict[str, Any]]],
+    search: dict[str, list[dict[str, Any]]],
+) -> Path:
+    """``study.json``, the CSV files and ``index.html`` under ``out``; returns the page's path."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "study.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    write_csvs(out, result, shape, main, greedy, search)
+    from cardcore.study.plots import figures
+
+    page = render_page(result, figures(result, shape, main, greedy, png_dir=out / "figures"))
+    path = out / "index.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+CSS = """
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em}
+table{border-collapse:collapse;font-size:.9em;margin:.5em 0}
+td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right}
+td:first-child,th:first-child{text-align:left}
+.sig{font-weight:bold;color:#a30}.note{color:#555;font-size:.9em}
+figure{margin:1em 0}figure svg{max-width:100%;height:auto}
+"""
+
+
+def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str) -> str:
+    """The report's HTML: a summary, the plots (``figs``: (title, inline SVG)
+    pairs, or a note saying why there are none) and every figure's table."""
+    e = html.escape
+    title = f"{result['game']} study, {result['players']} players"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        f"<p>{result['deals']:,} deals per variant ({e(result['bot'])} at every seat), greedy against "
+        f"random on as many duplicate decks, {e(result['search_bot'])} against greedy on "
+        f"{result['skill_deals']:,} decks; seed {result['seed']}. Every variant is dealt the same "
+        "seeded decks. Intervals are 95% bootstrap intervals; a difference in <span class=sig>bold</span> "
+        "excludes zero. Definitions: docs/STUDY.md of cardcore.</p>",
+    ]
+    if "seconds" in result:
+        parts.append(f"<p class=note>{result['seconds']:.1f} s wall, {result['cpu_seconds']:.1f} s CPU.</p>")
+    if isinstance(figs, str):
+        parts.append(f"<p class=note>{e(figs)}</p>")
+    else:
+        for fig_title, svg in figs:
+            parts.append(f"<h2>{e(fig_title)}</h2><figure>{svg}</figure>")
+    parts.append("<h2>Every figure</h2>")
+    names = [v["name"] for v in result["variants"]]
+    parts.append("<table><tr><th>metric</th>" + "".join(f"<th>{e(n)}</th>" for n in names) + "</tr>")
+    base = result["variants"][0]
+    for m, label, value, ci in rows_of(base["metrics"]):
+        key = label[len(LABELS.get(m, m)) + 1 :]
+        cells = [f"{_num(value)}<br><span class=note>{_ci(ci)}</span>"]
+        for v in result["variants"][1:]:
+            got = v["metrics"].get(m, {})
+            vv = _pick({"diff": got.get("value"), "ci95": got.get("ci95")}, key)[0] if got else None
+            d = v.get("vs_base", {}).get(m)
+            if d is None:
+                cells.append(_num(vv))
+                continue
+            diff, dci, sig = _pick(d, key)
+            cls = " class=sig" if sig else ""
+            cells.append(f"{_num(vv)}<br><span{cls}>{_signed(diff)} {_ci(dci, signed=True)}</span>")
+        parts.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    parts.append("</table>")
+    specs = "".join(f"<li>{e(variant_title(v))}</li>" for v in result["variants"])
+    parts.append(f"<h2>Variants</h2><ul>{specs}</ul>")
+    parts.append(
+        "<p class=note>Files beside this page: study.json (the <code>--json</code> output), "
+        "metrics.csv, deals.csv, matches.csv, skill.csv (<code>pandas.read_csv</code>).</p>"
+    )
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"

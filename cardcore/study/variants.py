@@ -1,0 +1,102 @@
+"""The variants of a study: ``NAME=SPEC`` on the command line (SPEC a
+comma-separated list of ``option=value`` and ``+house.rule`` items), or a
+table of ``games.yaml`` (``--table NAME``). Each is checked by building its
+table, so a mistyped option or house rule is the table's own one-line error
+("did you mean …"), naming the variant."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardcore.errors import CardcoreError, TableError
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of options and house rules (the base game: none)."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+    house_rules: tuple[str, ...] = ()
+
+    def key(self) -> tuple[tuple[str, Any], ...]:
+        return tuple(sorted(self.options.items()))
+
+
+BASE = Variant("base")
+
+
+def _value(text: str) -> Any:
+    import yaml
+
+    try:
+        parsed = yaml.safe_load(text) if text.strip() else ""
+    except yaml.YAMLError:
+        return text
+    return text if isinstance(parsed, (dict, list)) else parsed
+
+
+def parse_variant(text: str) -> Variant:
+    """``NAME=SPEC`` → a variant (not yet checked against the game)."""
+    name, sep, spec = text.partition("=")
+    name = name.strip()
+    if not sep or not NAME.match(name):
+        raise CardcoreError(
+            f"--variant {text[:60]!r}: expected NAME=SPEC, e.g. broom_free=+carrousel.free_trail "
+            "or short=deck=54 (a name of letters, digits, _ . -)"
+        )
+    options: dict[str, Any] = {}
+    rules: list[str] = []
+    for item in filter(None, (i.strip() for i in spec.split(","))):
+        if item.startswith("+"):
+            rules.append(item[1:].strip())
+            continue
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise CardcoreError(f"--variant {name}: {item[:40]!r} is neither option=value nor +house.rule")
+        options[key.strip()] = _value(value.strip())
+    return Variant(name, options, tuple(rules))
+
+
+def table_variant(config: Path, name: str, game: str, players: int) -> Variant:
+    """The variant a table of the config file describes (its options and
+    house rules; its game and player count must be the study's)."""
+    from cardcore.config import load_config
+
+    cfg = load_config(config)
+    if name not in cfg.tables:
+        known = ", ".join(sorted(cfg.tables)) or "none"
+        raise CardcoreError(f"{config}: no table {name!r}; tables: {known}")
+    t = cfg.tables[name]
+    count = len(t.players) if isinstance(t.players, list) else t.players
+    if t.game != game:
+        raise CardcoreError(f"--table {name}: a table of {t.game}, not of {game}")
+    if count is not None and count != players:
+        raise CardcoreError(f"--table {name}: a table of {count} players; the study has {players}")
+    if not NAME.match(name):
+        raise CardcoreError(f"--table {name[:40]!r}: not a usable variant name (letters, digits, _ . -)")
+    return Variant(name, dict(t.options), tuple(t.house_rules))
+
+
+def check_variants(registry: Any, game: str, players: int | None, variants: list[Variant]) -> list[Any]:
+    """The table of each variant (the base first), or a one-line error naming
+    the variant that does not make one."""
+    from cardcore.table import Table
+
+    seen: set[str] = set()
+    tables = []
+    for v in variants:
+        if v.name in seen:
+            raise CardcoreError(f"--variant {v.name}: two variants of that name")
+        seen.add(v.name)
+        try:
+            tables.append(Table.from_names(registry, game, players, v.options, v.house_rules))
+        except TableError as err:
+            where = "the base game" if v is variants[0] else f"variant {v.name}"
+            raise CardcoreError(f"{where}: {err}") from None
+    return tables

@@ -1,0 +1,469 @@
+"""``cardcore study``: every metric against hand-computed values, a planted
+unfair house rule caught, the base game not flagged more often than the
+intervals allow, the same results for every ``--jobs``, resuming, the
+report self-contained."""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from conftest import cli_json, run_cli
+
+from cardcore.game import HouseRuleSpec, SideScore
+from cardcore.hookspecs import hookimpl
+from cardcore.plugins import discover
+from cardcore.study import parse_variant, run
+from cardcore.study.metrics import (
+    Blocks,
+    Shape,
+    chi2_sf,
+    comeback,
+    deal_margin,
+    deal_spread,
+    differences,
+    fairness_p,
+    lead_changes,
+    match_sums,
+    metrics_from,
+    skill_sums,
+    win_shares,
+    with_intervals,
+)
+
+TWO = Shape(2, ((0,), (1,)))
+FOUR = Shape(4, ((0, 2), (1, 3)))
+
+
+def _deal(points, first=0, dealer=1, moves=10, decisions=4, choices=12, kinds=None):
+    return {
+        "points": points,
+        "first": first,
+        "dealer": dealer,
+        "moves": moves,
+        "decisions": decisions,
+        "choices": choices,
+        "kinds": kinds or {"capture": 6, "trail": 4},
+    }
+
+
+# ---- the metrics, by hand ---------------------------------------------------------
+def test_per_deal_facts():
+    assert win_shares([5, 3]) == [1.0, 0.0]
+    assert win_shares([4, 4]) == [0.5, 0.5]
+    assert win_shares([2, 7, 7]) == [0.0, 0.5, 0.5]
+    assert deal_margin([10, 4, 7]) == 3.0  # first less second
+    assert deal_spread([10, 4, 7]) == 6.0  # first less last
+    assert deal_margin([6, 6]) == 0.0
+
+
+def test_lead_changes_and_comebacks():
+    # running totals: (5,0) A, (5,8) B, (12,8) A, (12,12) tie, (12,20) B → 3 changes
+    points = [[5, 0], [0, 8], [7, 0], [0, 4], [0, 8]]
+    assert lead_changes(points) == 3
+    assert lead_changes([[3, 3], [1, 0]]) == 0  # a tie first, then a leader: no change
+    # half-way of 4 deals is after deal 2: totals (1,6), side 1 leads; side 0 wins: a comeback
+    assert comeback([[1, 0], [0, 6], [9, 0], [1, 0]], [0]) is True
+    assert comeback([[1, 0], [0, 6], [9, 0], [1, 0]], [1]) is False
+    assert comeback([[2, 2], [0, 1]], [1]) is None  # tied at half-way
+    assert comeback([[5, 0]], [0]) is None  # one deal: no half-way
+
+
+def test_chi_square_tail():
+    assert chi2_sf(3.841459, 1) == pytest.approx(0.05, abs=1e-6)
+    assert chi2_sf(5.991465, 2) == pytest.approx(0.05, abs=1e-6)
+    assert chi2_sf(7.814728, 3) == pytest.approx(0.05, abs=1e-6)
+    assert chi2_sf(9.487729, 4) == pytest.approx(0.05, abs=1e-6)
+    assert chi2_sf(0.0, 3) == 1.0
+    # 60 wins against 40 of 100: x = (10² + 10²) / 50 = 4, df 1
+    assert fairness_p([60, 40]) == pytest.approx(math.erfc(math.sqrt(2)), rel=1e-12)
+    assert fairness_p([50, 50]) == 1.0
+
+
+def test_metrics_of_two_constructed_matches():
+    m1 = {  # over: side 0 wins; leader after each deal: 0, 1 → one change; half-way (deal 1) leader 0
+        "k": 0,
+        "over": True,
+        "winners": [1],
+        "deals": [
+            _deal([10, 2], first=0, moves=10, decisions=4, choices=12),
+            _deal([0, 20], first=1, moves=20, decisions=6, choices=18, kinds={"capture": 5, "build": 15}),
+        ],
+    }
+    m2 = {  # cut short (not over): counts for the deals, not for the match figures
+        "k": 1,
+        "over": False,
+        "winners": [],
+        "deals": [_deal([3, 3], first=1, moves=30, decisions=0, choices=0, kinds={"trail": 30})],
+    }
+    t: dict[str, float] = {}
+    for m in (m1, m2):
+        for k, v in match_sums(TWO, m).items():
+            t[k] = t.get(k, 0.0) + v
+    got = metrics_from(TWO, t)
+    # deal wins: side 0 1 + 0 + 0.5, side 1 0 + 1 + 0.5, over 3 deals
+    assert got["seat_win_share"] == pytest.approx([1.5 / 3, 1.5 / 3])
+    # the first player's side won deal 1 (seat 0), deal 2 (seat 1), half of deal 3
+    assert got["first_player_advantage"] == pytest.approx(2.5 / 3 - 0.5)
+    assert got["win_share_from_first"] == pytest.approx([2.5 / 3, 0.5 / 3])
+    assert got["moves_per_deal"] == pytest.approx(60 / 3)
+    assert got["decisions_per_deal"] == pytest.approx(10 / 3)
+    assert got["choices_per_decision"] == pytest.approx(30 / 10)
+    assert got["margin"] == pytest.approx((8 + 20 + 0) / 3)
+    assert got["deals_per_match"] == 2.0  # the finished match only
+    assert got["lead_changes"] == 1.0
+    assert got["comeback_rate"] == 1.0  # side 0 led at half-way, side 1 won
+    assert got["fairness_p"] == 1.0
+    assert got["move_kinds"] == pytest.approx({"build": 15 / 60, "capture": 11 / 60, "trail": 34 / 60})
+
+
+def test_four_seats_share_their_side():
+    m = {"k": 0, "over": False, "winners": [], "deals": [_deal([9, 1], first=3)]}
+    got = metrics_from(FOUR, match_sums(FOUR, m))
+    assert got["seat_win_share"] == [1.0, 0.0, 1.0, 0.0]
+    assert got["first_player_advantage"] == -0.5  # seat 3 (side 1) played first and lost
+    assert got["win_share_from_first"] == [0.0, 1.0, 0.0, 1.0]
+
+
+def test_skill_margin_is_the_mean_over_rotations():
+    assert skill_sums([4.0, -2.0]) == {"decks": 1.0, "skill": 1.0}
+    assert metrics_from(TWO, {"decks": 2.0, "skill": 3.0})["skill"] == 1.5
+
+
+def test_intervals_paired_and_not():
+    units = {k: {"deals": 1.0, "margin": float(k % 5)} for k in range(100)}
+    shifted = {k: {"deals": 1.0, "margin": float(k % 5) + 1.0} for k in range(100)}
+    a, b = Blocks(units, 1, 100), Blocks(shifted, 1, 100)
+
+    def fn(t):
+        return {"margin": t["margin"] / t["deals"]}
+
+    own = with_intervals(a, fn, "s")["margin"]
+    assert own["value"] == 2.0 and own["ci95"][0] < 2.0 < own["ci95"][1]
+    paired = differences(a, b, fn, True, "s")["margin"]
+    assert paired["diff"] == 1.0 and paired["ci95"] == [1.0, 1.0] and paired["significant"] is True
+    apart = differences(a, b, fn, False, "s")["margin"]
+    assert apart["ci95"][0] < 1.0 < apart["ci95"][1] and apart["ci95"][1] - apart["ci95"][0] > 0.3
+    same = differences(a, a, fn, True, "s")["margin"]
+    assert same["diff"] == 0.0 and same["significant"] is False
+
+
+# ---- variants -------------------------------------------------------------------
+def test_variant_specs():
+    v = parse_variant("mix=deck=54,+carrousel.free_trail, suit=spades")
+    assert v.name == "mix" and v.options == {"deck": 54, "suit": "spades"}
+    assert v.house_rules == ("carrousel.free_trail",)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--variant", "nothing"], "expected NAME=SPEC"),
+        (["--variant", "x=decks=54"], "variant x"),
+        (["--variant", "x=+carrousel.free_trial"], "carrousel.free_trail"),
+        (["--variant", "x=deck"], "neither option=value"),
+        (["--variant", "base=deck=54"], "two variants"),
+        (["--table", "nowhere"], "no table"),
+        (["--table", "evening"], "not of carrousel"),
+        (["--bot", "human"], "bots only"),
+        (["--search-bot", "ismcts:iter=3"], "no option 'iter'"),
+    ],
+)
+def test_bad_variants_are_one_line(args, said):
+    code, out = run_cli("study", "carrousel", "--players", "2", "--deals", "5", *args)
+    assert code == 2, out
+    assert said in out and "Traceback" not in out and len(out.strip().splitlines()) == 1
+
+
+def test_a_table_of_the_config_file_is_a_variant():
+    got = cli_json(
+        "study",
+        "carrousel",
+        "--players",
+        "2",
+        "--deals",
+        "20",
+        "--skill-deals",
+        "0",
+        "--table",
+        "karuzele_duel",
+        "--json",
+    )
+    duel = got["variants"][1]
+    assert duel["name"] == "karuzele_duel" and duel["options"] == {"deck": 54, "suit": "spades"}
+    assert duel["house_rules"] == ["carrousel.specials_back"]
+
+
+# ---- the shape of the JSON, and its cross-checks against simulate and arena --------
+def test_json_shape_and_the_same_deals_as_simulate_and_arena():
+    got = cli_json(
+        "study",
+        "carrousel",
+        "--players",
+        "2",
+        "--deals",
+        "150",
+        "--skill-deals",
+        "2",
+        "--search-bot",
+        "ismcts:iterations=4",
+        "--variant",
+        "ft=+carrousel.free_trail",
+        "--seed",
+        "3",
+        "--json",
+    )
+    for key in ("game", "players", "deals", "skill_deals", "seed", "variants"):
+        assert key in got
+    base, ft = got["variants"]
+    assert base["name"] == "base" and "vs_base" not in base and ft["name"] == "ft"
+    wanted = {
+        "seat_win_share",
+        "first_player_advantage",
+        "fairness_p",
+        "moves_per_deal",
+        "choices_per_decision",
+        "deals_per_match",
+        "margin",
+        "lead_changes",
+        "comeback_rate",
+        "skill_greedy_vs_random",
+        "skill_search_vs_greedy",
+        "move_kinds",
+    }
+    assert wanted <= set(base["metrics"]) and wanted <= set(ft["vs_base"])
+    for m in wanted:
+        assert set(base["metrics"][m]) == {"value", "ci95"}
+        assert set(ft["vs_base"][m]) == {"diff", "ci95", "significant"}
+    assert ft["paired"] is True and ft["same_deals"] == 1.0  # free trailing changes no deal dealt
+    # the base game's deals are simulate's: the same seed, the same deal wins
+    sim = cli_json(
+        "simulate",
+        "carrousel",
+        "--players",
+        "2",
+        "--deals",
+        "150",
+        "--seed",
+        "3",
+        "--bot",
+        "greedy",
+        "--json",
+    )
+    shares = [w / 150 for w in sim["deal_wins"]]
+    ties = sum(1 for p in sim["deal_points"] if p[0] == p[1])
+    assert base["metrics"]["seat_win_share"]["value"] == pytest.approx(
+        [s - ties / 150 / 2 for s in shares], abs=1e-6
+    )
+    assert base["metrics"]["moves_per_deal"]["value"] == pytest.approx(sim["moves"] / 150)
+    # and its greedy-random decks are the arena's
+    arena = cli_json(
+        "arena",
+        "carrousel",
+        "--players",
+        "2",
+        "--bot",
+        "greedy",
+        "--bot",
+        "random",
+        "--deals",
+        "150",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert base["metrics"]["skill_greedy_vs_random"]["value"] == pytest.approx(
+        arena["bots"][0]["mean_margin"], abs=1e-3
+    )
+
+
+def _strip(result):
+    return {k: v for k, v in result.items() if k not in ("seconds", "cpu_seconds")}
+
+
+def test_the_same_results_for_every_jobs():
+    args = (
+        "study",
+        "carrousel",
+        "--players",
+        "4",
+        "--deals",
+        "90",
+        "--skill-deals",
+        "2",
+        "--search-bot",
+        "ismcts:iterations=3",
+        "--variant",
+        "short=deck=54",
+        "--seed",
+        "5",
+        "--json",
+    )
+    one = cli_json(*args, "--jobs", "1")
+    two = cli_json(*args, "--jobs", "2")
+    assert _strip(one) == _strip(two)
+    assert one["variants"][1]["paired"] is False  # another deck: other deals
+
+
+# ---- a planted unfair house rule, and the base game's false alarms --------------
+class SeatZeroBonus:
+    """Test only: seat 0's side gets 5 points more every deal."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_score_deal(self, state):
+        sides = yield
+        return [dataclasses.replace(s, points=s.points + 5) if 0 in s.seats else s for s in sides]
+
+
+def _registry_with_bonus():
+    reg = discover()
+    reg.house_rules["test.seat_zero_bonus"] = HouseRuleSpec(
+        "test.seat_zero_bonus", "carrousel", "seat 0 gets +5 a deal", SeatZeroBonus()
+    )
+    return reg
+
+
+def test_a_planted_first_seat_advantage_is_flagged():
+    assert SideScore((0,), 1)  # the rule changes SideScore.points only
+    got = run(
+        "carrousel",
+        2,
+        ["unfair=+test.seat_zero_bonus"],
+        deals=200,
+        skill_deals=0,
+        greedy_deals=0,
+        seed=11,
+        registry=_registry_with_bonus(),
+    )
+    base, unfair = got["variants"]
+    share = unfair["metrics"]["seat_win_share"]
+    assert share["ci95"][0][0] > 0.5  # seat 0 wins more than its share, its interval says so
+    assert unfair["metrics"]["fairness_p"]["value"] < 0.01  # equality rejected
+    assert unfair["vs_base"]["seat_win_share"]["significant"][0] is True
+    assert unfair["paired"] is True  # the bonus changes no deal dealt
+    assert base["metrics"]["fairness_p"]["value"] > 0.05
+
+
+def test_the_base_game_is_not_flagged_more_often_than_the_intervals_allow():
+    flagged_p = flagged_ci = 0
+    repeats = 20
+    for seed in range(repeats):
+        got = run("carrousel", 2, deals=200, skill_deals=0, greedy_deals=0, seed=100 + seed)
+        m = got["variants"][0]["metrics"]
+        flagged_p += m["fairness_p"]["value"] < 0.05
+        lo, hi = m["seat_win_share"]["ci95"][0]
+        flagged_ci += not lo <= 0.5 <= hi
+    # 5% of 20 is 1; four or more alarms of a fair game would happen by chance 1.6% of the time
+    assert flagged_p <= 3 and flagged_ci <= 3, (flagged_p, flagged_ci)
+
+
+# ---- resuming, the report --------------------------------------------------------
+def test_an_interrupted_study_resumes_from_its_chunks(tmp_path):
+    kw = {"deals": 60, "skill_deals": 2, "search_bot": "ismcts:iterations=3", "seed": 4, "greedy_deals": 20}
+    whole = run("carrousel", 2, ["ft=+carrousel.free_trail"], **kw)
+    out = tmp_path / "study"
+    run("carrousel", 2, ["ft=+carrousel.free_trail"], out=out, **kw)
+    chunks = out / "chunks"
+    base = chunks / "base.deals.jsonl"
+    lines = base.read_bytes().splitlines(keepends=True)
+    base.write_bytes(b"".join(lines[:5]) + lines[5][:40])  # killed mid-line
+    (chunks / "ft.deals.jsonl").unlink()
+    (chunks / "ft.search.jsonl").write_bytes(b"")
+    again = run("carrousel", 2, ["ft=+carrousel.free_trail"], out=out, **kw)
+    assert _strip(again) == _strip(whole)
+    assert json.loads((out / "study.json").read_text())["variants"] == whole["variants"]
+    code, said = run_cli("study", "carrousel", "--players", "2", "--deals", "99", "--out", str(out))
+    assert code == 2 and "other parameters" in said
+
+
+def test_the_report_is_one_self_contained_page(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "r"
+    code, said = run_cli(
+        "study",
+        "carrousel",
+        "--players",
+        "2",
+        "--deals",
+        "60",
+        "--skill-deals",
+        "1",
+        "--search-bot",
+        "ismcts:iterations=3",
+        "--variant",
+        "short=deck=54",
+        "--out",
+        str(out),
+    )
+    assert code == 0, said
+    page = (out / "index.html").read_text()
+    assert page.count("<svg") >= 5
+    links = re.findall(r"""(?:src|href)\s*=\s*["']?([^"'\s>]+)""", page)
+    assert not [u for u in links if re.match(r"(?i)\s*(https?:)?//", u)], links
+    assert "<script" not in page.lower() and "@import" not in page
+    assert len(list((out / "figures").glob("*.png"))) == page.count("<svg")  # each plot as a PNG too
+    for name in ("study.json", "deals.csv", "matches.csv", "skill.csv", "metrics.csv"):
+        assert (out / name).stat().st_size > 0
+    import csv
+
+    rows = list(csv.DictReader((out / "deals.csv").open()))
+    assert len(rows) == 120 and {r["variant"] for r in rows} == {"base", "short"}
+
+
+def test_without_matplotlib_the_report_says_how_to_get_the_plots(tmp_path, monkeypatch):
+    real = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    got = run("carrousel", 2, deals=30, skill_deals=0, greedy_deals=0, out=tmp_path / "r")
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert "pip install 'cardcore[study]'" in html_unescape(page) and "<svg" not in page
+    assert got["variants"][0]["metrics"]["moves_per_deal"]["value"] > 0
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+def test_the_ray_backend_gives_the_same_results():
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'cardcore[ray]')")
+    kw = {"deals": 40, "skill_deals": 1, "search_bot": "ismcts:iterations=3", "seed": 6, "greedy_deals": 10}
+    local = run("carrousel", 2, ["short=deck=54"], **kw)
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        on_ray = run("carrousel", 2, ["short=deck=54"], backend="ray", **kw)
+    finally:
+        ray.shutdown()
+    assert _strip(local) == _strip(on_ray)
+
+
+def test_ray_missing_is_one_line(monkeypatch):
+    real = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    code, out = run_cli("study", "carrousel", "--players", "2", "--deals", "5", "--backend", "ray")
+    assert code == 2 and "pip install 'cardcore[ray]'" in out and len(out.strip().splitlines()) == 1
+
+
+def test_docs_name_every_metric():
+    page = (Path(__file__).parent.parent / "docs" / "STUDY.md").read_text()
+    from cardcore.study import METRICS
+
+    for m in METRICS:
+        assert f"`{m}`" in page, m
