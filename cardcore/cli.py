@@ -830,7 +830,17 @@ def arena(
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one)."
 )
-@click.option("--seed", type=int, help="Random seed of the tables opened here (default: a new one each).")
+@click.option(
+    "--seed",
+    type=int,
+    help="Random seed of the tables opened here: deterministic on purpose, whoever knows it "
+    "can compute every hand (default: a new 128-bit one each match, never shown).",
+)
+@click.option(
+    "--allow-seeds",
+    is_flag=True,
+    help="Let the lobby's form give a seed to a table with people (refused by default).",
+)
 @click.option(
     "--log-dir",
     type=FilePath(file_okay=False, path_type=Path),
@@ -857,6 +867,7 @@ def serve(
     host: str,
     port: int,
     seed: int | None,
+    allow_seeds: bool,
     log_dir: Path,
     bot_delay: float,
     config_path: Path,
@@ -884,7 +895,7 @@ def serve(
     if game and table_names:
         raise CardcoreError("give either GAME or --table, not both")
     reg = registry()
-    lobby = Lobby(reg, config_path, log_dir, bot_delay)
+    lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds)
     opened = []
     try:
         if game:
@@ -896,7 +907,7 @@ def serve(
 
             make_players(table, kinds, 0)  # an unknown kind or option: one line, before anything opens
             table.names = default_names(table, kinds)
-            opened.append(lobby.start(table, kinds, seed if seed is not None else fresh_seed(), game))
+            opened.append(lobby.start(table, kinds, seed, game))
         elif players is not None or seats or options or house_rules:
             raise CardcoreError("--players, --seat, --option and --house-rule go with GAME")
         for name in table_names:

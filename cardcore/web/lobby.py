@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,12 @@ class Lobby:
         config_path: Path | None = None,
         log_dir: Path | None = None,
         bot_delay: float = 0.0,
+        allow_seeds: bool = False,
     ) -> None:
         self.registry = registry
+        # a seed from the lobby's form for a table with people: only if the
+        # server was started so (``--allow-seeds``): whoever knows it deals every hand
+        self.allow_seeds = allow_seeds
         self.config_path = config_path
         self.log_dir = log_dir
         self.bot_delay = bot_delay
@@ -70,6 +75,11 @@ class Lobby:
         except ValidationError as err:
             raise CardcoreError("; ".join(pydantic_problems(err))) from None
         name = safe_name(data.get("name") or cfg.game)
+        if cfg.seed is not None and not self.allow_seeds and _has_people(cfg):
+            raise CardcoreError(
+                "seed: a table with people takes no seed from the lobby (whoever knows it can "
+                "compute every hand); start the server with --allow-seeds to allow it"
+            )
         return self.open(cfg, name)
 
     def open(self, cfg: TableConfig, name: str, seed: int | None = None) -> TableSession:
@@ -77,19 +87,29 @@ class Lobby:
         table, kinds = build_table(cfg, self.registry)
         if not isinstance(cfg.players, list) or not any(p.name for p in cfg.players):
             table.names = default_names(table, kinds)
-        seed = seed if seed is not None else cfg.seed if cfg.seed is not None else fresh_seed()
-        return self.start(table, kinds, seed, name)
+        return self.start(table, kinds, seed if seed is not None else cfg.seed, name)
 
-    def start(self, table: Table, kinds: list[str], seed: int, name: str) -> TableSession:
+    def start(self, table: Table, kinds: list[str], seed: int | None, name: str) -> TableSession:
+        """Start a table; ``seed`` None: a fresh one (``seeds.fresh_seed``) for
+        each match, never shown while people play. A seed given is
+        deterministic on purpose (each next match's follows from it)."""
         with self._lock:
             if len(self.sessions) >= MAX_TABLES:
                 raise CardcoreError(f"{MAX_TABLES} tables are open; close one first")
             log_path = None
             if self.log_dir is not None:
                 self.log_dir.mkdir(parents=True, exist_ok=True)
-                log_path = free_name(self.log_dir / f"{file_stem(name)}-{seed}.jsonl")
+                # the file's name says the table and when, never the seed
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                log_path = free_name(self.log_dir / f"{file_stem(name)}-{stamp}.jsonl")
             session = self.session_class(
-                table, kinds, seed, name=name, log_path=log_path, bot_delay=self.bot_delay
+                table,
+                kinds,
+                seed if seed is not None else fresh_seed(),
+                name=name,
+                log_path=log_path,
+                bot_delay=self.bot_delay,
+                seed_given=seed is not None,
             )
             while session.id in self.sessions:  # ids are random: a clash is rare, never kept
                 session.id = random.SystemRandom().randbytes(4).hex()
@@ -133,6 +153,11 @@ class Lobby:
         """Stop every table: each log keeps what was played."""
         for session in list(self.sessions.values()):
             session.stop()
+
+
+def _has_people(cfg: TableConfig) -> bool:
+    players = cfg.players if isinstance(cfg.players, list) else []
+    return any(parse_kind(p.kind)[0] == "human" for p in players)
 
 
 def default_names(table: Table, kinds: list[str]) -> list[str]:

@@ -48,6 +48,7 @@ from cardcore.match import DealResult, Match
 from cardcore.moves import Move, names_by_rank
 from cardcore.players import QuitGame
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
+from cardcore.seeds import fresh_seed
 from cardcore.table import Table
 from cardcore.text import describe, one_line
 
@@ -100,10 +101,14 @@ class TableSession:
         name: str,
         log_path: Path | None = None,
         bot_delay: float = 0.0,
+        seed_given: bool = True,
     ) -> None:
         self.table = table
         self.kinds = kinds
         self.seed = seed
+        # False: the seed is the server's own (``seeds.fresh_seed``), and each
+        # next match gets a fresh one too; True: given, deterministic on purpose
+        self.seed_given = seed_given
         self.name = name
         self.id = secrets.token_hex(4)
         self.people = [i for i, k in enumerate(kinds) if parse_kind(k)[0] == "human"]
@@ -161,10 +166,24 @@ class TableSession:
         if self.log_path is not None:
             self._log_file = self.log_path.open("x", encoding="utf-8")  # never overwrite a log
             # with people at the table a match's lines are written when it
-            # ends or the table stops: the file never shows the hands in play
-            self.log = GameLog(self._log_file, self.table, self.kinds, self.seed, private=bool(self.people))
+            # ends or the table stops, and the header names no seed (the
+            # match's own line does, when written): the file never shows the
+            # hands in play, nor what deals them
+            private = bool(self.people)
+            head_seed = None if private else self.seed
+            self.log = GameLog(self._log_file, self.table, self.kinds, head_seed, private=private)
         self._thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
         self._thread.start()
+
+    def _match_seed(self, number: int) -> int:
+        """Match ``number``'s seed (from 1)."""
+        from cardcore.simulate import match_seed
+
+        if number == 1:
+            return self.seed
+        if self.seed_given:  # reproducible: match k's seed follows from the one given
+            return match_seed(self.seed, number - 1)
+        return fresh_seed()  # match 1's seed is in the log once it ended: no clue to the next
 
     def _players(self, seed: int) -> list[Any]:
         return [
@@ -175,8 +194,6 @@ class TableSession:
         ]
 
     def _run(self) -> None:
-        from cardcore.simulate import match_seed
-
         listeners: list[Listener] = [_Watcher(self)]
         if self.log is not None:
             listeners.insert(0, self.log)  # written (and synced) before the deal's pause
@@ -185,7 +202,7 @@ class TableSession:
                 with self._cond:
                     self._match_number += 1
                     number = self._match_number
-                seed = self.seed if number == 1 else match_seed(self.seed, number - 1)
+                seed = self._match_seed(number)
                 match, _ = play_match(self.table, self._players(seed), seed, listeners, number=number)
                 with self._cond:
                     self._phase = "match_over"
