@@ -9,6 +9,7 @@ import json
 import queue
 from typing import Any
 
+import pytest
 from test_web import Client, served, wait_for
 
 from cardcore import seeds
@@ -119,3 +120,70 @@ def test_serve_says_a_given_seed_is_deterministic():
 
     code, out = run_cli("serve", "--help")
     assert code == 0 and "--allow-seeds" in out and "deterministic" in out
+
+
+def test_a_foreign_host_or_origin_is_refused_everywhere(tmp_path, registry):
+    """DNS rebinding (``Host: evil.example``) and a page of another site
+    (``Origin``) get a 403 on every route, the websocket refused before it
+    opens; the server's own origin, and one allowed, pass."""
+    from starlette.testclient import TestClient, WebSocketDisconnect
+
+    from cardcore.web.app import create_app
+    from cardcore.web.lobby import Lobby
+
+    lobby = Lobby(registry, None, tmp_path / "logs")
+    app = create_app(lobby, hosts=["testserver"], origins=["http://friends.lan:8000"])
+    try:
+        with TestClient(app) as http:
+            made = http.post(
+                "/api/tables", json={"game": "paquet_voleur", "players": [{"kind": "human"}] * 2}
+            )
+            assert made.status_code == 201
+            seat, watch = made.json()["seats"][0]["link"], made.json()["watch"]
+            token = seat.rsplit("/", 1)[1]
+            routes = ["/", "/api/tables", "/api/catalog", seat, watch, "/static/table.js", "/nope"]
+            for headers in ({"host": "evil.example"}, {"host": "127.0.0.1.evil.example:8000"},
+                            {"origin": "http://evil.example"}, {"origin": "null"},
+                            {"origin": "http://testserver.evil.example"}):  # fmt: skip
+                for url in routes:
+                    r = http.get(url, headers=headers)
+                    assert r.status_code == 403 and ("not allowed" in r.text or "unknown host" in r.text), url
+                r = http.post("/api/tables", json={"game": "paquet_voleur"}, headers=headers)
+                assert r.status_code == 403
+                with (
+                    pytest.raises(WebSocketDisconnect),
+                    http.websocket_connect(f"/ws/{token}", headers=headers),
+                ):
+                    pass
+            assert len(lobby.sessions) == 1  # nothing opened
+            for headers in ({}, {"origin": "http://testserver"}, {"host": "127.0.0.1:8000"},
+                            {"host": "[::1]:8000", "origin": "http://[::1]:8000"},
+                            {"host": "friends.lan:8000", "origin": "http://friends.lan:8000"}):  # fmt: skip
+                page = http.get(seat, headers=headers)
+                assert page.status_code == 200, headers
+                with http.websocket_connect(f"/ws/{token}", headers=headers) as ws:
+                    assert ws.receive_json()["type"] == "state"
+            page = http.get(seat)
+            csp = page.headers["content-security-policy"]
+            assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+            assert (
+                page.headers["referrer-policy"] == "no-referrer" and page.headers["x-frame-options"] == "DENY"
+            )
+    finally:
+        lobby.close()
+
+
+def test_a_table_is_opened_only_by_json(tmp_path, registry):
+    """A cross-site form can post text/plain or a form without asking the
+    browser first: such a POST opens nothing (415)."""
+    with served(tmp_path, registry) as (lobby, http):
+        body = json.dumps({"game": "paquet_voleur"})
+        for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None):
+            headers = {"content-type": kind} if kind else {}
+            r = http.post("/api/tables", content=body, headers=headers)
+            assert r.status_code == 415 and "application/json" in r.json()["error"], kind
+        assert not lobby.sessions
+        r = http.post(
+            "/api/tables", content=body, headers={"content-type": "application/json; charset=utf-8"}
+        )
+        assert r.status_code == 201

@@ -11,6 +11,13 @@ seat, and the static assets (shipped in the package: no CDN, works offline).
 
 An unknown link gets a 404 page (and on the websocket, an error then close
 code 4404); a bad message gets an error frame and changes nothing.
+
+Every request and websocket passes ``Guard`` first: its ``Host`` must be a
+loopback name, an address the server listens on, or the host of an
+``--allow-origin``; an ``Origin``, when the browser sends one, must be the
+page's own (the ``Host``) or one allowed. Every answer carries a strict
+Content-Security-Policy, ``Referrer-Policy: no-referrer`` (a seat's link is
+its secret) and ``X-Frame-Options: DENY``.
 """
 
 from __future__ import annotations
@@ -18,14 +25,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from cardcore.errors import CardcoreError
@@ -48,8 +59,94 @@ def not_found(what: str) -> HTMLResponse:
     return HTMLResponse(body, status_code=404)
 
 
-def create_app(lobby: Lobby) -> Starlette:
-    """The server's application over ``lobby`` (its tables)."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def host_name(value: str) -> str:
+    """``Host``'s name without its port: ``[::1]:8000`` → ``::1``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+class Guard:
+    """ASGI middleware: the Host and Origin checks, and the security headers
+    (see the module's docstring). ``hosts``: the names the server answers to
+    besides loopback; ``origins``: other origins allowed (``--allow-origin``),
+    whose hosts are allowed too."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str] = (), origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.origins = {o.strip().lower().rstrip("/") for o in origins}
+        names = [*LOOPBACK, *hosts, *(urlsplit(o).hostname or "" for o in self.origins)]
+        self.hosts = {host_name(h) for h in names if h}
+
+    def refusal(self, headers: Headers) -> str | None:
+        """Why a request is refused, or None."""
+        host = headers.get("host", "")
+        if host_name(host) not in self.hosts:
+            return f"unknown host {one_line(host, 60)!r}: this server answers to its own addresses only"
+        origin = headers.get("origin")
+        if origin is None:  # not a browser's cross-site request (a script, curl, a same-origin GET)
+            return None
+        origin = origin.strip().lower().rstrip("/")
+        parts = urlsplit(origin)
+        if origin in self.origins or (parts.scheme in ("http", "https") and parts.netloc == host.lower()):
+            return None
+        return f"origin {one_line(origin, 60)!r} not allowed (start the server with --allow-origin for it)"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        why = self.refusal(headers)
+        if why is not None:
+            if scope["type"] == "websocket":  # closed before accepted: the handshake gets a 403
+                await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+            else:
+                await PlainTextResponse(why, status_code=403, headers=security_headers(""))(
+                    scope, receive, send
+                )
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        extra = security_headers(headers.get("host", ""))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *extra.raw()]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class _Raw(dict[str, str]):
+    def raw(self) -> list[tuple[bytes, bytes]]:
+        return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in self.items()]
+
+
+def security_headers(host: str) -> _Raw:
+    """What every answer carries: scripts, styles and connections from the
+    server itself only, no framing, no referrer (the URL is a secret link)."""
+    ws = f" ws://{host} wss://{host}" if host else ""
+    return _Raw(
+        {
+            "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+            f"img-src 'self' data:; connect-src 'self'{ws}; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'",
+            "Referrer-Policy": "no-referrer",
+            "X-Frame-Options": "DENY",
+            "X-Content-Type-Options": "nosniff",
+        }
+    )
+
+
+def create_app(lobby: Lobby, hosts: Iterable[str] = (), origins: Iterable[str] = ()) -> ASGIApp:
+    """The server's application over ``lobby`` (its tables), behind ``Guard``
+    (``hosts``: its addresses besides loopback; ``origins``: ``--allow-origin``)."""
 
     async def lobby_page(request: Request) -> Response:
         return HTMLResponse(page("lobby.html"))
@@ -60,6 +157,9 @@ def create_app(lobby: Lobby) -> Starlette:
     async def tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse({"tables": lobby.tables()})
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":  # a cross-site form cannot send it without the browser asking
+            return JSONResponse({"error": "send the table as application/json"}, status_code=415)
         body = await request.body()
         if len(body) > MAX_BODY:
             return JSONResponse({"error": "the form is too large"}, status_code=413)
@@ -140,7 +240,8 @@ def create_app(lobby: Lobby) -> Starlette:
     async def missing(request: Request, exc: Exception) -> Response:
         return not_found("page")
 
-    return Starlette(routes=routes, exception_handlers={404: missing})
+    app = Starlette(routes=routes, exception_handlers={404: missing})
+    return Guard(app, hosts, origins)
 
 
 def answer(session: Any, seat: int | None, text: str) -> str | None:
