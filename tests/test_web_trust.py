@@ -10,7 +10,7 @@ import queue
 from typing import Any
 
 import pytest
-from test_web import Client, served, wait_for
+from test_web import WAIT, Client, served, wait_for
 
 from cardcore import seeds
 from cardcore.table import Table
@@ -187,3 +187,204 @@ def test_a_table_is_opened_only_by_json(tmp_path, registry):
             "/api/tables", content=body, headers={"content-type": "application/json; charset=utf-8"}
         )
         assert r.status_code == 201
+
+
+# ---- bounded by design ------------------------------------------------------
+TWO_PEOPLE = {"game": "paquet_voleur", "players": [{"kind": "human"}] * 2}
+
+
+def test_the_lobby_cannot_be_filled_by_one_client(tmp_path, registry):
+    """A loop posting tables gets ``CREATE_BURST`` of them, then 429s; the
+    lobby keeps room for the others; a table's maker closes it with his
+    token (nobody else can), and a closed table's links are gone."""
+    from starlette.testclient import TestClient
+
+    from cardcore.web import lobby as lobby_module
+    from cardcore.web.app import create_app
+    from cardcore.web.lobby import Lobby
+
+    lobby = Lobby(registry, None, tmp_path / "logs")
+    app = create_app(lobby, hosts=["testserver"])
+    try:
+        with (
+            TestClient(app, client=("10.0.0.1", 1)) as greedy,
+            TestClient(app, client=("10.0.0.2", 1)) as other,
+        ):
+            answers = [greedy.post("/api/tables", json=TWO_PEOPLE) for _ in range(100)]
+            made = [r.json() for r in answers if r.status_code == 201]
+            assert len(made) == lobby_module.CREATE_BURST < lobby.max_tables
+            assert {r.status_code for r in answers} == {201, 429}
+            assert "wait" in answers[-1].json()["error"]
+            mine = other.post("/api/tables", json=TWO_PEOPLE)
+            assert mine.status_code == 201  # room for everyone else
+            victim = made[0]
+            for who, body in (
+                (other, {"owner": mine.json()["owner"]}),
+                (greedy, {"owner": "guess"}),
+                (greedy, {}),
+            ):
+                r = who.request("DELETE", f"/api/tables/{victim['id']}", json=body)
+                assert r.status_code in (400, 404) and victim["id"] in lobby.sessions
+            r = greedy.request(
+                "DELETE", f"/api/tables/{victim['id']}", content=json.dumps({"owner": victim["owner"]})
+            )
+            assert r.status_code == 415  # not JSON: a cross-site form closes nothing
+            r = greedy.request("DELETE", f"/api/tables/{victim['id']}", json={"owner": victim["owner"]})
+            assert r.status_code == 200 and victim["id"] not in lobby.sessions
+            assert greedy.get(victim["seats"][0]["link"]).status_code == 404
+            assert victim["id"] not in greedy.get("/api/tables").text
+            lobby.max_per_client = 2  # and an address's open tables are capped too
+            r = other.post("/api/tables", json=TWO_PEOPLE)
+            assert r.status_code == 201
+            r = other.post("/api/tables", json=TWO_PEOPLE)
+            assert r.status_code == 429 and "close one first" in r.json()["error"]
+    finally:
+        lobby.close()
+
+
+def test_idle_and_finished_tables_leave_the_count(tmp_path, registry):
+    """A table nobody is at, with no move for ``idle_expiry``, stops; a
+    stopped table does not count, and goes after ``keep_ended``; a show of
+    bots stops with its match."""
+    import time
+
+    with served(tmp_path, registry) as (lobby, http):
+        lobby.idle_expiry, lobby.keep_ended = 0.3, 0.3
+        people = http.post("/api/tables", json=TWO_PEOPLE).json()["id"]
+        bots = http.post("/api/tables", json={"game": "paquet_voleur", "players": [{"kind": "random"}] * 2})
+        bots_id = bots.json()["id"]
+        deadline = time.monotonic() + 20
+        while people in lobby.sessions or bots_id in lobby.sessions:
+            assert time.monotonic() < deadline, {k: s.phase for k, s in lobby.sessions.items()}
+            time.sleep(0.05)
+        assert http.get("/api/tables").json()["tables"] == []
+
+
+def test_a_table_whose_log_cannot_be_opened_is_not_left_starting(tmp_path, registry):
+    from cardcore.web.session import TableSession
+
+    class NoDisk(TableSession):
+        def start(self) -> None:
+            raise OSError(28, "No space left on device")
+
+    with served(tmp_path, registry) as (lobby, http):
+        lobby.session_class = NoDisk
+        r = http.post("/api/tables", json=TWO_PEOPLE)
+        assert (
+            r.status_code == 400
+            and "cannot open the table's log (No space left on device)" in r.json()["error"]
+        )
+        assert lobby.sessions == {} and http.get("/api/tables").json()["tables"] == []
+        lobby.session_class = TableSession
+        (tmp_path / "file").write_text("")
+        lobby.log_dir = tmp_path / "file"  # a file where the folder should be
+        r = http.post("/api/tables", json=TWO_PEOPLE)
+        assert (
+            r.status_code == 400 and "cannot make the log folder" in r.json()["error"] and not lobby.sessions
+        )
+
+
+def test_a_bot_from_the_lobby_is_clamped(tmp_path, registry):
+    from cardcore.web.lobby import BOT_LIMITS, clamp_kind
+
+    assert clamp_kind("ismcts:iterations=1000000000") == f"ismcts:iterations={BOT_LIMITS['iterations']}"
+    assert clamp_kind("ismcts:ms=99999,rollout=greedy") == f"ismcts:ms={BOT_LIMITS['ms']},rollout=greedy"
+    assert clamp_kind("ismcts:iterations=50") == "ismcts:iterations=50" and clamp_kind("greedy") == "greedy"
+    with served(tmp_path, registry) as (lobby, http):
+        body = {
+            "game": "paquet_voleur",
+            "players": [{"kind": "human"}, {"kind": "ismcts:iterations=1000000000"}],
+        }
+        r = http.post("/api/tables", json=body)
+        assert r.status_code == 201
+        assert lobby.sessions[r.json()["id"]].kinds[1] == f"ismcts:iterations={BOT_LIMITS['iterations']}"
+
+
+def test_a_hint_flood_runs_one_search(tmp_path, registry):
+    """500 hints for one decision: one search, no error frame for the rest,
+    and the move that follows is taken."""
+    from webcheck import AuditedSession
+
+    class Counting(AuditedSession):
+        searches = 0
+
+        def _advise(self, *args: Any) -> None:
+            type(self).searches += 1
+            super()._advise(*args)
+
+    with served(tmp_path, registry, Counting) as (_, http), contextlib.ExitStack() as stack:
+        r = http.post(
+            "/api/tables",
+            json={"game": "carrousel", "players": [{"kind": "human"}] + [{"kind": "greedy"}] * 3},
+        )
+        inbox: queue.Queue[Any] = queue.Queue()
+        me = Client(http, r.json()["seats"][0]["link"].rsplit("/", 1)[1], inbox, stack)
+        done: set[int] = set()
+        for _ in range(200):  # the seed is random: a decision with one move is answered
+            _, frame = wait_for(inbox, lambda c, f: bool(f["moves"]) and f["decision"] not in done)
+            if len(frame["moves"]) > 1:
+                break
+            done.add(frame["decision"])
+            me.send({"type": "move", "decision": frame["decision"], "index": 0})
+        for _ in range(500):
+            me.send({"type": "hint", "decision": frame["decision"]})
+        me.send({"type": "move", "decision": frame["decision"], "index": 0})
+        wait_for(inbox, lambda c, f: f["decision"] != frame["decision"])
+        assert Counting.searches == 1 and me.errors == []
+
+
+class Hang:
+    """A purpose-built house rule that hangs at the third move (until the
+    test lets it go, so that no thread outlives the test)."""
+
+    from cardcore.hookspecs import hookimpl
+
+    def __init__(self) -> None:
+        import threading
+
+        self.moves = 0
+        self.release = threading.Event()
+
+    @hookimpl(wrapper=True)
+    def cardcore_apply_move(self, state, move):
+        self.moves += 1
+        if self.moves == 3:
+            self.release.wait(60)
+        return (yield)
+
+
+def test_a_hanging_house_rule_stops_its_table_only(tmp_path, registry):
+    """The watchdog stops the table past ``move_timeout`` with one line
+    naming the plugin, its module and the hook; another table plays on; the
+    thread, when it comes back, changes nothing."""
+    from test_web import open_table
+
+    from cardcore.game import HouseRuleSpec
+
+    hang = Hang()
+    with served(tmp_path, registry) as (lobby, http), contextlib.ExitStack() as stack:
+        lobby.move_timeout = 1.0
+        bad = Table(
+            registry.game("paquet_voleur"),
+            2,
+            house_rules=[HouseRuleSpec("t.hang", "paquet_voleur", "", hang)],
+        )
+        stuck = lobby.start(bad, ["greedy", "greedy"], 1, "stuck")
+        fine = open_table(lobby, "paquet_voleur", ["human", "greedy"], {})
+        inbox: queue.Queue[Any] = queue.Queue()
+        Client(http, stuck.watch_link, inbox, stack)
+        _, frame = wait_for(inbox, lambda c, f: f["status"]["phase"] == "error")
+        error = frame["status"]["error"]
+        assert error == (
+            "this table stopped: plugin t.hang (module test_web_trust), hook cardcore_apply_move "
+            "ran past the move timeout (1 s)"
+        )
+        me = Client(http, fine.links[0], inbox, stack)
+        for _ in range(3):  # the other table plays on
+            _, frame = wait_for(inbox, lambda c, f: c is me and bool(f["moves"]))
+            me.send({"type": "move", "decision": frame["decision"], "index": 0})
+        version = stuck._version
+        hang.release.set()
+        stuck._thread.join(WAIT)
+        assert not stuck._thread.is_alive() and stuck._version == version and stuck.phase == "error"
+        assert http.get("/api/tables").status_code == 200
