@@ -1000,7 +1000,25 @@ def study(
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one)."
 )
-@click.option("--seed", type=int, help="Random seed of the tables opened here (default: a new one each).")
+@click.option(
+    "--seed",
+    type=int,
+    help="Random seed of the tables opened here: deterministic on purpose, whoever knows it "
+    "can compute every hand (default: a new 128-bit one each match, never shown).",
+)
+@click.option(
+    "--allow-seeds",
+    is_flag=True,
+    help="Let the lobby's form give a seed to a table with people (refused by default).",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    metavar="URL",
+    help="Another origin allowed to use the server, e.g. http://mybox.lan:8000 (repeatable); "
+    "by default only its own addresses.",
+)
 @click.option(
     "--log-dir",
     type=FilePath(file_okay=False, path_type=Path),
@@ -1027,6 +1045,8 @@ def serve(
     host: str,
     port: int,
     seed: int | None,
+    allow_seeds: bool,
+    allow_origins: tuple[str, ...],
     log_dir: Path,
     bot_delay: float,
     config_path: Path,
@@ -1041,6 +1061,7 @@ def serve(
     table's log keeps what was played.
     """
     import socket
+    from urllib.parse import urlsplit
 
     from cardcore.errors import CardcoreError
 
@@ -1053,8 +1074,11 @@ def serve(
         raise CardcoreError(f"cardcore serve needs {err.name}: pip install cardcore (it brings it)") from None
     if game and table_names:
         raise CardcoreError("give either GAME or --table, not both")
+    for origin in allow_origins:
+        if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
+            raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
     reg = registry()
-    lobby = Lobby(reg, config_path, log_dir, bot_delay)
+    lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds)
     opened = []
     try:
         if game:
@@ -1066,7 +1090,7 @@ def serve(
 
             make_players(table, kinds, 0)  # an unknown kind or option: one line, before anything opens
             table.names = default_names(table, kinds)
-            opened.append(lobby.start(table, kinds, seed if seed is not None else fresh_seed(), game))
+            opened.append(lobby.start(table, kinds, seed, game))
         elif players is not None or seats or options or house_rules:
             raise CardcoreError("--players, --seat, --option and --house-rule go with GAME")
         for name in table_names:
@@ -1081,7 +1105,11 @@ def serve(
             why = getattr(err, "strerror", None) or err
             raise CardcoreError(f"cannot listen on {host}:{port} ({why}){hint}") from None
         port = sock.getsockname()[1]
-        base = f"http://{_link_host(host)}:{port}"
+        link_host = _link_host(host)
+        base = f"http://{link_host}:{port}"
+        hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
+        if host in ("0.0.0.0", "::", ""):
+            hosts.add(socket.gethostname())
         for session in opened:
             click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
             for seat_no, token in session.links.items():
@@ -1091,7 +1119,11 @@ def serve(
                 click.echo(f"  log: {session.log_path}")
         click.echo(f"Lobby: {base}/   (Ctrl-C stops the server)", nl=True)
         config = uvicorn.Config(
-            create_app(lobby), log_level="warning", ws_max_size=65536, lifespan="off", access_log=False
+            create_app(lobby, hosts, allow_origins),
+            log_level="warning",
+            ws_max_size=65536,
+            lifespan="off",
+            access_log=False,
         )
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn stops, then raises it again
             uvicorn.Server(config).run(sockets=[sock])

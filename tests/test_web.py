@@ -94,7 +94,7 @@ def served(tmp_path: Path, registry: Any, session_class: type[TableSession] = Au
     lobby = Lobby(registry, ROOT / "games.yaml", tmp_path / "logs", bot_delay=0.0)
     lobby.session_class = session_class
     try:
-        with starlette_testclient.TestClient(create_app(lobby)) as http:
+        with starlette_testclient.TestClient(create_app(lobby, hosts=["testserver"])) as http:
             yield lobby, http
     finally:
         lobby.close()
@@ -350,7 +350,7 @@ def test_the_lobby_opens_tables_and_validates_them(tmp_path, registry):
             r = http.post("/api/tables", json=body)
             assert r.status_code == 400 and error in r.json()["error"], (body, r.json())
             assert "\n" not in r.json()["error"]
-        r = http.post("/api/tables", content=b"{oops")
+        r = http.post("/api/tables", content=b"{oops", headers={"content-type": "application/json"})
         assert r.status_code == 400 and r.json() == {"error": "expected a JSON object"}
         made = http.post("/api/tables", json={"table": "karuzele"})
         assert made.status_code == 201

@@ -5,37 +5,57 @@ seat, and the static assets (shipped in the package: no CDN, works offline).
     GET  /api/catalog      games, options, house rules, player kinds, tables of games.yaml
     GET  /api/tables       running tables (no secret link in it but the spectators')
     POST /api/tables       open a table: {"table": NAME} or a table's fields
+    DELETE /api/tables/ID  close it: {"owner": TOKEN}, the token its maker was given
     GET  /seat/<token>     a person's table page (his secret link)
     GET  /watch/<token>    the spectators' page
     WS   /ws/<token>       frames out, messages in (see ``session``)
 
 An unknown link gets a 404 page (and on the websocket, an error then close
 code 4404); a bad message gets an error frame and changes nothing.
+
+Every request and websocket passes ``Guard`` first: its ``Host`` must be a
+loopback name, an address the server listens on, or the host of an
+``--allow-origin``; an ``Origin``, when the browser sends one, must be the
+page's own (the ``Host``) or one allowed. Every answer carries a strict
+Content-Security-Policy, ``Referrer-Policy: no-referrer`` (a seat's link is
+its secret) and ``X-Frame-Options: DENY``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import hashlib
 import json
+import secrets
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from cardcore.errors import CardcoreError
 from cardcore.text import one_line
-from cardcore.web.lobby import Lobby
+from cardcore.web.lobby import LimitError, Lobby
 from cardcore.web.session import Subscriber
 
 MAX_MESSAGE = 4096  # characters: a move message is some forty
 MAX_BODY = 65536  # bytes of a table's form
-_KICK = object()
+MAX_PENDING = 32  # messages waiting to go to one connection (a state frame replaces the one before)
+SEND_TIMEOUT = 10.0  # seconds a connection may take to take one message in
+MAX_CONNECTIONS_PER_CLIENT = 256  # websockets open at once from one address
+SLOW = 4008  # close code: the reader was too slow (reconnecting brings the whole state)
+CROWDED = 4029  # close code: too many connections from that address
+_KICK = "kick"
 STATIC = resources.files("cardcore.web") / "static"
 
 
@@ -48,8 +68,128 @@ def not_found(what: str) -> HTMLResponse:
     return HTMLResponse(body, status_code=404)
 
 
-def create_app(lobby: Lobby) -> Starlette:
-    """The server's application over ``lobby`` (its tables)."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def host_name(value: str) -> str:
+    """``Host``'s name without its port: ``[::1]:8000`` → ``::1``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+class Guard:
+    """ASGI middleware: the Host and Origin checks, and the security headers
+    (see the module's docstring). ``hosts``: the names the server answers to
+    besides loopback; ``origins``: other origins allowed (``--allow-origin``),
+    whose hosts are allowed too."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str] = (), origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.origins = {o.strip().lower().rstrip("/") for o in origins}
+        names = [*LOOPBACK, *hosts, *(urlsplit(o).hostname or "" for o in self.origins)]
+        self.hosts = {host_name(h) for h in names if h}
+
+    def refusal(self, headers: Headers) -> str | None:
+        """Why a request is refused, or None."""
+        host = headers.get("host", "")
+        if host_name(host) not in self.hosts:
+            return f"unknown host {one_line(host, 60)!r}: this server answers to its own addresses only"
+        origin = headers.get("origin")
+        if origin is None:  # not a browser's cross-site request (a script, curl, a same-origin GET)
+            return None
+        origin = origin.strip().lower().rstrip("/")
+        parts = urlsplit(origin)
+        if origin in self.origins or (parts.scheme in ("http", "https") and parts.netloc == host.lower()):
+            return None
+        return f"origin {one_line(origin, 60)!r} not allowed (start the server with --allow-origin for it)"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        why = self.refusal(headers)
+        if why is not None:
+            if scope["type"] == "websocket":  # closed before accepted: the handshake gets a 403
+                await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+            else:
+                await PlainTextResponse(why, status_code=403, headers=security_headers(""))(
+                    scope, receive, send
+                )
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        extra = security_headers(headers.get("host", ""))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *extra.raw()]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class _Raw(dict[str, str]):
+    def raw(self) -> list[tuple[bytes, bytes]]:
+        return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in self.items()]
+
+
+def security_headers(host: str) -> _Raw:
+    """What every answer carries: scripts, styles and connections from the
+    server itself only, no framing, no referrer (the URL is a secret link)."""
+    ws = f" ws://{host} wss://{host}" if host else ""
+    return _Raw(
+        {
+            "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+            f"img-src 'self' data:; connect-src 'self'{ws}; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'",
+            "Referrer-Policy": "no-referrer",
+            "X-Frame-Options": "DENY",
+            "X-Content-Type-Options": "nosniff",
+        }
+    )
+
+
+class Outbox:
+    """What waits to go to one connection, in its event loop: a state frame
+    replaces one not sent yet (each is the whole state), so a slow reader
+    never piles frames up; past ``MAX_PENDING`` messages it is dropped."""
+
+    def __init__(self) -> None:
+        self.items: collections.deque[tuple[str, str]] = collections.deque()
+        self.ready = asyncio.Event()
+        self.overflow = False
+
+    def put(self, kind: str, text: str) -> None:
+        if kind == "state" and self.items and self.items[-1][0] == "state":
+            self.items[-1] = (kind, text)
+        else:
+            self.items.append((kind, text))
+            self.overflow = self.overflow or len(self.items) > MAX_PENDING
+        self.ready.set()
+
+    async def get(self) -> tuple[str, str]:
+        while not self.items:
+            self.ready.clear()
+            await self.ready.wait()
+        if self.overflow:
+            return ("slow", "")
+        return self.items.popleft()
+
+
+def create_app(
+    lobby: Lobby,
+    hosts: Iterable[str] = (),
+    origins: Iterable[str] = (),
+    max_connections: int = MAX_CONNECTIONS_PER_CLIENT,
+) -> ASGIApp:
+    """The server's application over ``lobby`` (its tables), behind ``Guard``
+    (``hosts``: its addresses besides loopback; ``origins``: ``--allow-origin``;
+    ``max_connections``: websockets at once per client address)."""
+    open_from: collections.Counter[str] = collections.Counter()
 
     async def lobby_page(request: Request) -> Response:
         return HTMLResponse(page("lobby.html"))
@@ -60,17 +200,41 @@ def create_app(lobby: Lobby) -> Starlette:
     async def tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse({"tables": lobby.tables()})
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":  # a cross-site form cannot send it without the browser asking
+            return JSONResponse({"error": "send the table as application/json"}, status_code=415)
         body = await request.body()
         if len(body) > MAX_BODY:
             return JSONResponse({"error": "the form is too large"}, status_code=413)
+        client = request.client.host if request.client else "?"
         try:
             data = json.loads(body)
-            session = await asyncio.to_thread(lobby.open_data, data)
-        except (ValueError, UnicodeDecodeError):
+            session = await asyncio.to_thread(lobby.open_data, data, client)
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+        except LimitError as err:
+            return JSONResponse({"error": one_line(str(err))}, status_code=429)
         except CardcoreError as err:
             return JSONResponse({"error": one_line(str(err))}, status_code=400)
-        return JSONResponse(links(session), status_code=201)
+        owner = secrets.token_urlsafe(16)  # whoever made it may close it; kept hashed
+        session.owner_hash = hashlib.sha256(owner.encode()).hexdigest()
+        return JSONResponse({**links(session), "owner": owner}, status_code=201)
+
+    async def close_table(request: Request) -> Response:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return JSONResponse({"error": 'send {"owner": TOKEN} as application/json'}, status_code=415)
+        try:
+            data = json.loads((await request.body())[:MAX_BODY])
+            token = data["owner"] if isinstance(data, dict) else None
+        except (ValueError, UnicodeDecodeError, RecursionError, KeyError):
+            token = None
+        if not isinstance(token, str):
+            return JSONResponse({"error": "owner: the token given when the table was made"}, status_code=400)
+        closed = await asyncio.to_thread(lobby.close_table, request.path_params["id"], token)
+        if not closed:  # no such table, or not its maker: the same answer
+            return JSONResponse({"error": "no table of yours with that id"}, status_code=404)
+        return JSONResponse({"closed": request.path_params["id"]})
 
     async def seat_page(request: Request) -> Response:
         found = lobby.find(request.path_params["token"])
@@ -93,44 +257,44 @@ def create_app(lobby: Lobby) -> Starlette:
             )
             await ws.close(code=4404)
             return
+        client = ws.client.host if ws.client else "?"
+        if open_from[client] >= max_connections:
+            error = f"too many connections from your address ({max_connections} at most)"
+            await ws.send_json({"type": "error", "error": error, "fatal": True})
+            await ws.close(code=CROWDED)
+            return
+        open_from[client] += 1
         session, seat = found
         loop = asyncio.get_running_loop()
-        out: asyncio.Queue[Any] = asyncio.Queue()
+        out = Outbox()
 
-        def push(frame: Any) -> None:
+        def push(text: str, kind: str = "state") -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closing: nobody to send to
-                loop.call_soon_threadsafe(out.put_nowait, frame)
+                loop.call_soon_threadsafe(out.put, kind, text)
 
-        sub = Subscriber(seat, push, kick=lambda: push(_KICK))
+        def refuse(error: str) -> None:
+            out.put("error", json.dumps({"type": "error", "error": error}))
+
+        sub = Subscriber(seat, push, kick=lambda: push("", _KICK))
         session.connect(sub)
         sender = asyncio.create_task(_send(ws, out))
+        receiver = asyncio.create_task(_receive(ws, session, seat, refuse))
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    out.put_nowait({"type": "error", "error": "send text: a JSON object"})
-                    continue
-                error = answer(session, seat, text)
-                if error:
-                    out.put_nowait({"type": "error", "error": error})
-                if sender.done():
-                    break
-        except Exception:  # the connection broke: the seat waits for him to come back
-            pass
+            await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            open_from[client] -= 1
             session.disconnect(sub)
-            sender.cancel()
-            with contextlib.suppress(BaseException):
-                await sender
+            for task in (sender, receiver):
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     routes = [
         Route("/", lobby_page),
         Route("/favicon.ico", lambda request: RedirectResponse("/static/icon.svg")),
         Route("/api/catalog", catalog),
         Route("/api/tables", tables, methods=["GET", "POST"]),
+        Route("/api/tables/{id}", close_table, methods=["DELETE"]),
         Route("/seat/{token}", seat_page),
         Route("/watch/{token}", watch_page),
         WebSocketRoute("/ws/{token}", socket),
@@ -140,7 +304,8 @@ def create_app(lobby: Lobby) -> Starlette:
     async def missing(request: Request, exc: Exception) -> Response:
         return not_found("page")
 
-    return Starlette(routes=routes, exception_handlers={404: missing})
+    app = Starlette(routes=routes, exception_handlers={404: missing})
+    return Guard(app, hosts, origins)
 
 
 def answer(session: Any, seat: int | None, text: str) -> str | None:
@@ -149,22 +314,48 @@ def answer(session: Any, seat: int | None, text: str) -> str | None:
         return f"message too long ({len(text)} characters)"
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: an array nested thousands deep
         return "not JSON: " + one_line(text, 40)
     result: str | None = session.submit(seat, message)
     return result
 
 
-async def _send(ws: WebSocket, out: asyncio.Queue[Any]) -> None:
-    while True:
-        frame = await out.get()
-        if frame is _KICK:
-            await ws.send_json(
-                {"type": "error", "error": "this seat was opened in another window", "fatal": True}
-            )
-            await ws.close(code=4001)
-            return
-        await ws.send_json(frame)
+async def _receive(ws: WebSocket, session: Any, seat: int | None, refuse: Any) -> None:
+    """A connection's messages, each answered (an error when refused)."""
+    with contextlib.suppress(Exception):  # the connection broke: the seat waits for him to come back
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                refuse("send text: a JSON object")
+                continue
+            error = answer(session, seat, text)
+            if error:
+                refuse(error)
+
+
+async def _send(ws: WebSocket, out: Outbox) -> None:
+    """A connection's frames, in order; a reader too slow (``MAX_PENDING``
+    waiting, or one message not taken in ``SEND_TIMEOUT``) is closed with code
+    ``SLOW``: his page reconnects and gets the whole state."""
+    with contextlib.suppress(Exception):
+        while True:
+            kind, text = await out.get()
+            if kind == _KICK:
+                error = "this seat was opened in another window"
+                await ws.send_json({"type": "error", "error": error, "fatal": True})
+                await ws.close(code=4001)
+                return
+            if kind == "slow":
+                break
+            try:
+                await asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT)
+            except TimeoutError:
+                break
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=SLOW, reason="too slow: reconnect for the whole state"), 1.0)
 
 
 def links(session: Any) -> dict[str, Any]:

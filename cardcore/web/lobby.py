@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +21,20 @@ from cardcore.plugins import Registry, game_catalog
 from cardcore.runner import parse_kind
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table, safe_name
-from cardcore.web.session import TableSession
+from cardcore.web.session import MOVE_TIMEOUT, TableSession
 
-MAX_TABLES = 64  # open at once: a lobby on a LAN, not a public site
+MAX_TABLES = 64  # open at once (stopped ones do not count): a lobby on a LAN, not a public site
+MAX_TABLES_PER_CLIENT = 8  # open at once, made by one address from the lobby's form
+CREATE_BURST = 6  # tables one address may make at once from the form ...
+CREATE_EVERY = 10.0  # ... then one more each this many seconds
+IDLE_EXPIRY = 30 * 60.0  # seconds: a table nobody is connected to, with no move, is closed
+KEEP_ENDED = 60.0  # seconds a stopped table stays listed (its pages say why) before it goes
+# a bot kind from the lobby's form is clamped to these (the tables file and the CLI are the host's own)
+BOT_LIMITS = {"iterations": 2000, "ms": 2000}
+
+
+class LimitError(CardcoreError):
+    """A client asked for more than the lobby gives one client (HTTP 429)."""
 
 
 class Lobby:
@@ -33,17 +46,29 @@ class Lobby:
         config_path: Path | None = None,
         log_dir: Path | None = None,
         bot_delay: float = 0.0,
+        allow_seeds: bool = False,
     ) -> None:
         self.registry = registry
+        # a seed from the lobby's form for a table with people: only if the
+        # server was started so (``--allow-seeds``): whoever knows it deals every hand
+        self.allow_seeds = allow_seeds
         self.config_path = config_path
         self.log_dir = log_dir
         self.bot_delay = bot_delay
         self.sessions: dict[str, TableSession] = {}
         self.session_class = TableSession  # tests put a purpose-built variant here
+        self.move_timeout = MOVE_TIMEOUT
+        self.idle_expiry = IDLE_EXPIRY
+        self.keep_ended = KEEP_ENDED
+        self.max_tables = MAX_TABLES
+        self.max_per_client = MAX_TABLES_PER_CLIENT
+        self._credit: dict[str, tuple[float, float]] = {}  # per address: (tables it may make, when)
         self._lock = threading.Lock()
+        self._janitor: threading.Thread | None = None
+        self._closing = threading.Event()
 
     # ---- opening tables --------------------------------------------------
-    def open_config(self, name: str, seed: int | None = None) -> TableSession:
+    def open_config(self, name: str, seed: int | None = None, client: str | None = None) -> TableSession:
         """The table ``name`` of the config file (``cardcore serve --table NAME``)."""
         if self.config_path is None:
             raise CardcoreError("no tables file")
@@ -52,50 +77,119 @@ class Lobby:
             known = ", ".join(sorted(tables)) or "none"
             raise CardcoreError(f"{self.config_path}: no table {name!r}; tables: {known}")
         try:
-            return self.open(tables[name], name, seed)
+            return self.open(tables[name], name, seed, client=client)
         except TableError as err:
             raise CardcoreError(f"{self.config_path}: tables.{name}: {err}") from None
 
-    def open_data(self, data: Any) -> TableSession:
+    def open_data(self, data: Any, client: str | None = None) -> TableSession:
         """A table from the lobby's form: ``{"table": NAME}`` (of the config
         file) or a table's fields as in ``games.yaml`` (``game``,
-        ``players``, ``options``, ``house_rules``, ``seed``) and a ``name``."""
+        ``players``, ``options``, ``house_rules``, ``seed``) and a ``name``.
+        ``client``: the address asking (its limits: ``MAX_TABLES_PER_CLIENT``
+        open, ``CREATE_BURST`` then one each ``CREATE_EVERY`` seconds)."""
         if not isinstance(data, dict):
             raise CardcoreError("expected a JSON object: a table's fields, or {'table': NAME}")
-        if "table" in data:
-            return self.open_config(str(data["table"]))
-        fields = {k: v for k, v in data.items() if k != "name"}
+        self._allow(client)
         try:
-            cfg = TableConfig.model_validate(fields)
-        except ValidationError as err:
-            raise CardcoreError("; ".join(pydantic_problems(err))) from None
-        name = safe_name(data.get("name") or cfg.game)
-        return self.open(cfg, name)
+            return self._open_data(data, client)
+        except CardcoreError:  # a form refused costs no table: the credit comes back
+            self._refund(client)
+            raise
 
-    def open(self, cfg: TableConfig, name: str, seed: int | None = None) -> TableSession:
+    def _open_data(self, data: dict[str, Any], client: str | None) -> TableSession:
+        if "table" in data:
+            session = self.open_config(str(data["table"]), client=client)
+        else:
+            fields = {k: v for k, v in data.items() if k != "name"}
+            try:
+                cfg = TableConfig.model_validate(fields)
+            except ValidationError as err:
+                raise CardcoreError("; ".join(pydantic_problems(err))) from None
+            name = safe_name(data.get("name") or cfg.game)
+            if cfg.seed is not None and not self.allow_seeds and _has_people(cfg):
+                raise CardcoreError(
+                    "seed: a table with people takes no seed from the lobby (whoever knows it can "
+                    "compute every hand); start the server with --allow-seeds to allow it"
+                )
+            if isinstance(cfg.players, list):
+                for p in cfg.players:
+                    p.kind = clamp_kind(p.kind)
+            session = self.open(cfg, name, client=client)
+        return session
+
+    def _allow(self, client: str | None) -> None:
+        """Refuse (``LimitError``) a client past its tables or its pace."""
+        if client is None:
+            return
+        with self._lock:
+            mine = [s for s in self.sessions.values() if s.client == client and s.ended is None]
+            if len(mine) >= self.max_per_client:
+                raise LimitError(f"{len(mine)} tables of yours are open; close one first")
+            now = time.monotonic()
+            credit, when = self._credit.get(client, (float(CREATE_BURST), now))
+            credit = min(float(CREATE_BURST), credit + (now - when) / CREATE_EVERY)
+            if credit < 1:
+                wait = (1 - credit) * CREATE_EVERY
+                raise LimitError(f"too many tables made from your address; wait {wait:.0f} s")
+            self._credit[client] = (credit - 1, now)
+
+    def _refund(self, client: str | None) -> None:
+        if client is not None:
+            with self._lock:
+                credit, when = self._credit.get(client, (0.0, time.monotonic()))
+                self._credit[client] = (min(float(CREATE_BURST), credit + 1), when)
+
+    def open(
+        self, cfg: TableConfig, name: str, seed: int | None = None, client: str | None = None
+    ) -> TableSession:
         """Validate ``cfg`` (TableError naming the field), then start the table."""
         table, kinds = build_table(cfg, self.registry)
         if not isinstance(cfg.players, list) or not any(p.name for p in cfg.players):
             table.names = default_names(table, kinds)
-        seed = seed if seed is not None else cfg.seed if cfg.seed is not None else fresh_seed()
-        return self.start(table, kinds, seed, name)
+        return self.start(table, kinds, seed if seed is not None else cfg.seed, name, client=client)
 
-    def start(self, table: Table, kinds: list[str], seed: int, name: str) -> TableSession:
+    def start(
+        self, table: Table, kinds: list[str], seed: int | None, name: str, client: str | None = None
+    ) -> TableSession:
+        """Start a table; ``seed`` None: a fresh one (``seeds.fresh_seed``) for
+        each match, never shown while people play. A seed given is
+        deterministic on purpose (each next match's follows from it)."""
+        self.reap()
         with self._lock:
-            if len(self.sessions) >= MAX_TABLES:
-                raise CardcoreError(f"{MAX_TABLES} tables are open; close one first")
+            if sum(s.ended is None for s in self.sessions.values()) >= self.max_tables:
+                raise LimitError(f"{self.max_tables} tables are open; close one first")
             log_path = None
             if self.log_dir is not None:
-                self.log_dir.mkdir(parents=True, exist_ok=True)
-                log_path = free_name(self.log_dir / f"{file_stem(name)}-{seed}.jsonl")
+                try:
+                    self.log_dir.mkdir(parents=True, exist_ok=True)
+                except OSError as err:
+                    why = err.strerror or err
+                    raise CardcoreError(f"{self.log_dir}: cannot make the log folder ({why})") from None
+                # the file's name says the table and when, never the seed
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                log_path = free_name(self.log_dir / f"{file_stem(name)}-{stamp}.jsonl")
             session = self.session_class(
-                table, kinds, seed, name=name, log_path=log_path, bot_delay=self.bot_delay
+                table,
+                kinds,
+                seed if seed is not None else fresh_seed(),
+                name=name,
+                log_path=log_path,
+                bot_delay=self.bot_delay,
+                seed_given=seed is not None,
+                move_timeout=self.move_timeout,
             )
+            session.client = client
             while session.id in self.sessions:  # ids are random: a clash is rare, never kept
                 session.id = random.SystemRandom().randbytes(4).hex()
                 session._info["id"] = session.id
             self.sessions[session.id] = session
-        session.start()
+        try:
+            session.start()
+        except OSError as err:  # the log cannot be opened: no table, rather than one left "starting"
+            with self._lock:
+                self.sessions.pop(session.id, None)
+            raise CardcoreError(f"{log_path}: cannot open the table's log ({err.strerror or err})") from None
+        self._start_janitor()
         return session
 
     # ---- finding and closing ---------------------------------------------
@@ -111,6 +205,48 @@ class Lobby:
 
     def tables(self) -> list[dict[str, Any]]:
         return [s.summary() for s in list(self.sessions.values())]
+
+    def close_table(self, table_id: str, token: str) -> bool:
+        """Close the table ``table_id`` if ``token`` is its maker's: stopped
+        (its log keeps what was played) and gone from the lobby."""
+        session = self.sessions.get(table_id)
+        if session is None or not session.owned_by(token):
+            return False
+        session.stop(timeout=2.0)
+        with self._lock:
+            self.sessions.pop(table_id, None)
+        return True
+
+    def reap(self) -> None:
+        """Drop the tables stopped over ``KEEP_ENDED`` seconds ago, and stop
+        those idle past ``idle_expiry`` (nobody connected, no move)."""
+        now = time.monotonic()
+        for session in list(self.sessions.values()):
+            if (
+                session.ended is None
+                and not session.has_connections()
+                and now - session.active > self.idle_expiry
+            ):
+                session.stop(timeout=2.0)
+                if session.ended is None:
+                    session.ended = now
+            if session.ended is not None and now - session.ended > self.keep_ended:
+                with self._lock:
+                    self.sessions.pop(session.id, None)
+
+    def _start_janitor(self) -> None:
+        with self._lock:
+            if self._janitor is not None:
+                return
+            self._janitor = threading.Thread(target=self._sweep, name="cardcore-lobby", daemon=True)
+            self._janitor.start()
+
+    def _sweep(self) -> None:
+        while not self._closing.wait(min(5.0, max(self.idle_expiry / 4, 0.05))):
+            try:
+                self.reap()
+            except Exception as err:  # the sweep must go on
+                print(f"cardcore serve: lobby: {type(err).__name__}: {err}", file=sys.stderr)
 
     def catalog(self) -> dict[str, Any]:
         """What the lobby's form offers: every game (with its player kinds)
@@ -129,10 +265,36 @@ class Lobby:
                 configured.append({"name": "", "error": str(err)})
         return {"games": games, "tables": configured}
 
-    def close(self) -> None:
-        """Stop every table: each log keeps what was played."""
-        for session in list(self.sessions.values()):
-            session.stop()
+    def close(self, timeout: float = 1.5) -> None:
+        """Stop every table at once, waiting ``timeout`` seconds in all (not
+        per table): each log keeps what was played."""
+        self._closing.set()
+        sessions = list(self.sessions.values())
+        for session in sessions:
+            session.request_stop()
+        deadline = time.monotonic() + timeout
+        for session in sessions:
+            session.join(deadline - time.monotonic())
+
+
+def clamp_kind(kind: str) -> str:
+    """A bot kind from the lobby's form with its budgets within ``BOT_LIMITS``
+    (``ismcts:iterations=1000000000`` → ``ismcts:iterations=2000``)."""
+    name, options = parse_kind(kind)
+    if not options:
+        return kind
+    clamped = {
+        k: min(v, BOT_LIMITS[k]) if k in BOT_LIMITS and isinstance(v, (int, float)) else v
+        for k, v in options.items()
+    }
+    if clamped == options:
+        return kind
+    return name + ":" + ",".join(f"{k}={v}" for k, v in clamped.items())
+
+
+def _has_people(cfg: TableConfig) -> bool:
+    players = cfg.players if isinstance(cfg.players, list) else []
+    return any(parse_kind(p.kind)[0] == "human" for p in players)
 
 
 def default_names(table: Table, kinds: list[str]) -> list[str]:

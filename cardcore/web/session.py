@@ -28,6 +28,8 @@ an error and changes nothing.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 import queue
 import random
@@ -48,20 +50,24 @@ from cardcore.match import DealResult, Match
 from cardcore.moves import Move, names_by_rank
 from cardcore.players import QuitGame
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
+from cardcore.seeds import fresh_seed
 from cardcore.table import Table
 from cardcore.text import describe, one_line
+from cardcore.watchdog import WATCHDOG, Busy, culprit
 
 HISTORY = 200  # lines of "what happened" (this deal's) a frame carries at most
+MOVE_TIMEOUT = 30.0  # seconds a hook or a bot may work on one step before its table stops
 PHASES = ("starting", "playing", "deal_over", "match_over", "stopped", "error")
 
 
 class Subscriber:
     """One connection: the seat it holds (None: a spectator) and how to send
-    it a frame. ``push`` is called from any thread and must not block (the web
-    layer hands the frame to its event loop); ``kick`` tells the connection
-    that another one took its seat."""
+    it a frame. ``push`` gets the frame as JSON text (encoded once for all the
+    connections that get the same frame: the spectators); it is called from
+    any thread and must not block (the web layer hands the text to its event
+    loop); ``kick`` tells the connection that another one took its seat."""
 
-    def __init__(self, seat: int | None, push: Callable[[dict[str, Any]], None], kick: Callable[[], None]):
+    def __init__(self, seat: int | None, push: Callable[[str], None], kick: Callable[[], None]):
         self.seat = seat
         self.push = push
         self.kick = kick
@@ -100,10 +106,15 @@ class TableSession:
         name: str,
         log_path: Path | None = None,
         bot_delay: float = 0.0,
+        seed_given: bool = True,
+        move_timeout: float = MOVE_TIMEOUT,
     ) -> None:
         self.table = table
         self.kinds = kinds
         self.seed = seed
+        # False: the seed is the server's own (``seeds.fresh_seed``), and each
+        # next match gets a fresh one too; True: given, deterministic on purpose
+        self.seed_given = seed_given
         self.name = name
         self.id = secrets.token_hex(4)
         self.people = [i for i, k in enumerate(kinds) if parse_kind(k)[0] == "human"]
@@ -111,12 +122,20 @@ class TableSession:
         self.watch_link = secrets.token_urlsafe(12)  # spectators: the public view only
         self.bot_delay = bot_delay
         self.log_path = log_path
+        self.move_timeout = move_timeout
+        self.client: str | None = None  # the address that made it, from the lobby's form
+        self.owner_hash: str | None = None  # sha256 of the token that may close it
+        self.active = time.monotonic()  # the last move, message or connection
+        self.ended: float | None = None  # when it stopped (the lobby drops it a while later)
+        self._watch = Busy(move_timeout)  # the game thread says when it works, for the watchdog
+        self._abandoned = False  # the watchdog stopped the table: its thread is ignored
         # everything below is guarded by the condition's lock
         self._cond = threading.Condition(threading.RLock())
         self._inbox: dict[int, queue.Queue[Any]] = {s: queue.Queue() for s in self.people}
         self._pending: dict[int, tuple[int, tuple[Move, ...], list[dict[str, Any]]]] = {}
         self._decision = 0
         self._hints: dict[int, dict[str, Any]] = {}  # per seat: the last hint asked, for its decision
+        self._hint_asked: dict[int, int] = {}  # per seat: the decision a hint was asked for (one each)
         self._version = 0  # bumped each time the views are computed anew
         self._views: dict[int | None, dict[str, Any]] = {}
         self._history: list[dict[str, Any]] = []
@@ -161,10 +180,24 @@ class TableSession:
         if self.log_path is not None:
             self._log_file = self.log_path.open("x", encoding="utf-8")  # never overwrite a log
             # with people at the table a match's lines are written when it
-            # ends or the table stops: the file never shows the hands in play
-            self.log = GameLog(self._log_file, self.table, self.kinds, self.seed, private=bool(self.people))
+            # ends or the table stops, and the header names no seed (the
+            # match's own line does, when written): the file never shows the
+            # hands in play, nor what deals them
+            private = bool(self.people)
+            head_seed = None if private else self.seed
+            self.log = GameLog(self._log_file, self.table, self.kinds, head_seed, private=private)
         self._thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
         self._thread.start()
+
+    def _match_seed(self, number: int) -> int:
+        """Match ``number``'s seed (from 1)."""
+        from cardcore.simulate import match_seed
+
+        if number == 1:
+            return self.seed
+        if self.seed_given:  # reproducible: match k's seed follows from the one given
+            return match_seed(self.seed, number - 1)
+        return fresh_seed()  # match 1's seed is in the log once it ended: no clue to the next
 
     def _players(self, seed: int) -> list[Any]:
         return [
@@ -175,17 +208,17 @@ class TableSession:
         ]
 
     def _run(self) -> None:
-        from cardcore.simulate import match_seed
-
         listeners: list[Listener] = [_Watcher(self)]
         if self.log is not None:
             listeners.insert(0, self.log)  # written (and synced) before the deal's pause
+        self._watch.busy()
+        WATCHDOG.watch(self._watch, self._overrun)
         try:
             while True:
                 with self._cond:
                     self._match_number += 1
                     number = self._match_number
-                seed = self.seed if number == 1 else match_seed(self.seed, number - 1)
+                seed = self._match_seed(number)
                 match, _ = play_match(self.table, self._players(seed), seed, listeners, number=number)
                 with self._cond:
                     self._phase = "match_over"
@@ -193,13 +226,19 @@ class TableSession:
                     self._scores = list(match.scores)
                     self._again = False
                     self._publish()
+                    if not self.people:  # a show of bots: over with its match (nobody to ask again)
+                        return
+                    self._watch.idle()
                     while not self._again and not self._stopping:
                         self._cond.wait()
+                    self._watch.busy()
                     if self._stopping:
                         return
         except QuitGame:
             pass
         except Exception as err:  # a bug in a game or a bot: the table stops, the server goes on
+            if self._abandoned:  # the watchdog stopped it already, and said why
+                return
             with self._cond:
                 self._phase = "error"
                 self._error = f"this table stopped: {describe(err)}"
@@ -208,11 +247,30 @@ class TableSession:
             if os.environ.get("CARDCORE_DEBUG"):
                 traceback.print_exc()
         finally:
-            with self._cond:
-                if self._phase != "error":
-                    self._phase = "stopped"
-                self._publish()
-            self._close_log()
+            WATCHDOG.forget(self._watch)
+            if not self._abandoned:
+                with self._cond:
+                    if self._phase != "error":
+                        self._phase = "stopped"
+                    self.ended = time.monotonic()
+                    self._publish()
+                self._close_log()
+
+    def _overrun(self) -> None:
+        """The watchdog's thread: the game thread ran past ``move_timeout`` in
+        one step. The table stops (one line naming the plugin, its package
+        and the hook); its thread is left where it is, ignored from now on."""
+        who = culprit(self._watch.thread_id, self.table.pm)
+        with self._cond:
+            self._abandoned = self._stopping = True
+            self._phase = "error"
+            self._error = f"this table stopped: {who} ran past the move timeout ({self.move_timeout:g} s)"
+            self._pending.clear()
+            self.ended = time.monotonic()
+            self._cond.notify_all()
+            self._publish()
+        print(f"cardcore serve: table {self.name}: {self._error}", file=sys.stderr)  # one line
+        self._close_log()
 
     def _close_log(self) -> None:
         if self.log is not None:
@@ -236,6 +294,8 @@ class TableSession:
             views[seat] = view
         views[None] = table.spectate(state).to_json()
         with self._cond:
+            if self._abandoned:  # a thread the watchdog gave up on came back: nothing of it is shown
+                raise QuitGame
             self._version += 1
             self._views = views
             if self.audit is not None:
@@ -262,8 +322,10 @@ class TableSession:
             self._phase = "playing"
             self._publish()
         while True:
+            self._watch.idle()  # waiting for a person is no overrun
             got = inbox.get()
-            if got is _STOP:
+            self._watch.busy()
+            if got is _STOP or self._stopping:
                 raise QuitGame
             if got is _HINT and observation is not None:
                 self._advise(player, decision, observation, listed, context)
@@ -318,10 +380,12 @@ class TableSession:
 
     def _wait_between_deals(self, match: Match) -> None:
         with self._cond:
+            self._watch.idle()
             if not self.people:  # bots only: a short pause for the spectators
                 self._cond.wait(timeout=self.bot_delay * 5)
             while not self._stopping and self.people and not self._ready.issuperset(self.people):
                 self._cond.wait()
+            self._watch.busy()
             if self._stopping:
                 raise QuitGame
             self._ready.clear()
@@ -336,13 +400,16 @@ class TableSession:
         if seat is None:
             return "a spectator's link cannot play"
         with self._cond:
+            self.active = time.monotonic()
             if kind == "move":
                 return self._take_move(seat, message)
             if kind == "hint":
                 pending = self._pending.get(seat)
                 if pending is None or message.get("decision") != pending[0]:
                     return "a hint is for your decision, when you are to move"
-                self._inbox[seat].put(_HINT)
+                if self._hint_asked.get(seat) != pending[0]:  # one per decision: more are the same one
+                    self._hint_asked[seat] = pending[0]
+                    self._inbox[seat].put(_HINT)
                 return None
             if kind == "next":
                 if self._phase != "deal_over":
@@ -385,6 +452,7 @@ class TableSession:
         """A connection opens: it gets the current frame at once. A seat has
         one connection: a newer one takes it over (the older is told)."""
         with self._cond:
+            self.active = time.monotonic()
             if sub.seat is not None:
                 for old in [s for s in self._subs if s.seat == sub.seat]:
                     self._subs.remove(old)
@@ -395,25 +463,52 @@ class TableSession:
     def disconnect(self, sub: Subscriber) -> None:
         """A connection closed; a person's seat waits for him to come back."""
         with self._cond:
+            self.active = time.monotonic()
             if sub in self._subs:
                 self._subs.remove(sub)
                 self._publish()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the table: the game thread ends and the log keeps every move played."""
+        self.request_stop()
+        self.join(timeout)
+
+    def request_stop(self) -> None:
+        """Tell the game thread to stop (it does at its next wait or step)."""
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
         for inbox in self._inbox.values():
             inbox.put(_STOP)
+
+    def join(self, timeout: float) -> None:
+        """Wait up to ``timeout`` for the game thread; a thread still busy (a
+        hook that hangs) is left behind, its log written from here."""
         if self._thread is not None:
-            self._thread.join(timeout)
+            self._thread.join(max(timeout, 0))
+            if self._thread.is_alive() and not self._abandoned:
+                with self._cond:
+                    self._abandoned = True
+                    self._phase = "stopped"
+                    self.ended = time.monotonic()
+                self._close_log()
         else:
             self._close_log()
+
+    def owned_by(self, token: str) -> bool:
+        """Whether ``token`` is the one given to whoever made the table."""
+        import hmac
+
+        given = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+        return self.owner_hash is not None and hmac.compare_digest(given, self.owner_hash)
 
     @property
     def phase(self) -> str:
         return self._phase
+
+    def has_connections(self) -> bool:
+        with self._cond:
+            return bool(self._subs)
 
     def connected(self, seat: int) -> bool:
         with self._cond:
@@ -469,9 +564,14 @@ class TableSession:
             }
 
     def _publish(self) -> None:
+        """Send every connection its frame: each encoded once, the spectators' shared."""
+        texts: dict[int | None, str] = {}
         for sub in list(self._subs):
+            text = texts.get(sub.seat)
+            if text is None:
+                text = texts[sub.seat] = json.dumps(self.frame(sub.seat), separators=(",", ":"))
             with contextlib.suppress(Exception):  # a connection going away is not the table's problem
-                sub.push(self.frame(sub.seat))
+                sub.push(text)
 
 
 class _Watcher(Listener):
@@ -512,8 +612,12 @@ class _Watcher(Listener):
             for line in step.events:
                 s._say(line, kind="event")
         s._refresh(state)
+        with s._cond:
+            s.active = time.monotonic()
         if s.bot_delay and state.to_act not in s.people and not table.is_deal_over(state):
+            s._watch.idle()
             time.sleep(s.bot_delay)  # bots never wait, but a person (or a spectator) can follow them
+            s._watch.busy()
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         s, table = self.s, self.s.table

@@ -22,8 +22,34 @@ async function refreshTables() {
     const a = el("a", "", "watch");
     a.href = "/watch/" + t.watch;
     li.append(a);
+    const owner = owned()[t.id];
+    if (owner) {  // a table this browser made: it may close it
+      const b = el("button", "close-table", "close");
+      b.type = "button";
+      b.onclick = () => closeTable(t.id, owner);
+      li.append(el("span", "", " "), b);
+    }
     list.append(li);
   }
+}
+
+// the tokens of the tables this browser made (given once, by the server), by table id
+function owned() {
+  try { return JSON.parse(localStorage.getItem("cardcore-owned") || "{}"); } catch (e) { return {}; }
+}
+
+function keepOwned(id, token) {
+  const all = owned();
+  if (token) all[id] = token; else delete all[id];
+  try { localStorage.setItem("cardcore-owned", JSON.stringify(all)); } catch (e) { /* private mode */ }
+}
+
+async function closeTable(id, owner) {
+  showError("");
+  const r = await fetch("/api/tables/" + encodeURIComponent(id), { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ owner: owner }) });
+  if (!r.ok) { const data = await r.json(); showError(data.error || "the table could not be closed"); }
+  keepOwned(id, null);
+  refreshTables();
 }
 
 function currentGame() {
@@ -127,6 +153,7 @@ async function openTable(body) {
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) { showError(data.error || "the table could not be opened"); return; }
+  if (data.owner) keepOwned(data.id, data.owner);
   const list = document.getElementById("links");
   list.replaceChildren();
   for (const s of data.seats) {

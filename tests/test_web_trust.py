@@ -1,0 +1,390 @@
+"""The table server as a hostile user meets it (issue 20): no seed shown or
+derivable while people play, Origin and Host checks, bounded queues and
+budgets, tables that close, a watchdog, and tables that survive a restart."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+from typing import Any
+
+import pytest
+from test_web import WAIT, Client, served, wait_for
+
+from cardcore import seeds
+from cardcore.table import Table
+
+PEOPLE4 = {"game": "carrousel", "players": [{"kind": "human"}] * 4}  # nobody moves before a person
+
+
+def search_seed(table: Table, first_view: dict[str, Any], bits: int) -> int | None:
+    """A spectator's attack: try every seed of ``bits`` bits, deal the first
+    deal as the server would, and keep the seed whose public view is the one
+    the spectator was sent (the dealer, the face-up table cards, ...)."""
+    for seed in range(2**bits):
+        state = table.new_match(seed).start_deal()
+        if table.spectate(state).to_json() == first_view:
+            return seed
+    return None
+
+
+def first_frames(http: Any, made: dict[str, Any], stack: contextlib.ExitStack) -> list[dict[str, Any]]:
+    """The first dealt frame of the spectator and of every seat."""
+    inbox: queue.Queue[Any] = queue.Queue()
+    tokens = [made["watch"].rsplit("/", 1)[1], *(s["link"].rsplit("/", 1)[1] for s in made["seats"])]
+    clients = [Client(http, t, inbox, stack) for t in tokens]
+    out = []
+    for c in clients:
+        _, frame = wait_for(inbox, lambda got, f, c=c: got is c and f["view"] is not None)
+        out.append(frame)
+    return out
+
+
+def test_a_spectator_cannot_recover_the_seed_or_the_hands(tmp_path, registry, monkeypatch):
+    """The search works: with the seed weakened to 16 bits, trying every seed
+    against the spectator's first frame finds it, and with it every hand (the
+    seat pages confirm them). With the real seed (``seeds.SEED_BITS`` = 128
+    bits from ``secrets``) the same search over 2**16 seeds finds nothing, and
+    passes by construction: a seed is one of 2**128, equally likely, so any
+    search over k seeds finds it with probability k / 2**128 (this one:
+    2**-112), and the whole space at this search's speed (2**16 seeds in about
+    two seconds) would take some 10**26 years."""
+    table = Table(registry.game("carrousel"), 4)
+    monkeypatch.setattr(seeds, "SEED_BITS", 16)  # deliberately weak: the attack must succeed
+    with served(tmp_path, registry) as (lobby, http), contextlib.ExitStack() as stack:
+        made = http.post("/api/tables", json=PEOPLE4).json()
+        watcher, *people = first_frames(http, made, stack)
+        seed = search_seed(table, watcher["view"], 16)
+        assert seed is not None and seed == lobby.sessions[made["id"]].seed
+        state = table.new_match(seed).start_deal()
+        for frame in people:  # every hand, from what the spectator saw
+            assert sorted(c.name for c in state.hands[frame["you"]]) == sorted(frame["view"]["hand"])
+    monkeypatch.undo()
+    assert seeds.SEED_BITS >= 128
+    with served(tmp_path / "real", registry) as (lobby, http), contextlib.ExitStack() as stack:
+        made = http.post("/api/tables", json=PEOPLE4).json()
+        watcher, *_ = first_frames(http, made, stack)
+        assert search_seed(table, watcher["view"], 16) is None
+        assert lobby.sessions[made["id"]].seed_given is False
+
+
+def test_nothing_names_the_seed_while_people_play(tmp_path, registry):
+    """Not the log's name nor its lines (the header has no seed; the match's
+    lines wait for its end), not a frame, not ``/api/*``, not the pages."""
+    with served(tmp_path, registry) as (lobby, http), contextlib.ExitStack() as stack:
+        made = http.post("/api/tables", json={"game": "paquet_voleur", "players": [{"kind": "human"}] * 2})
+        assert made.status_code == 201
+        session = lobby.sessions[made.json()["id"]]
+        secret = str(session.seed)
+        frames = first_frames(http, made.json(), stack)
+        seen = [json.dumps(f) for f in frames]
+        seen += [http.get(u).text for u in ("/api/tables", "/api/catalog", made.json()["watch"])]
+        seen += [made.text, session.log_path.name, session.log_path.read_text()]
+        assert all(secret not in text for text in seen)
+        head = json.loads(session.log_path.read_text().splitlines()[0])
+        assert head["event"] == "table" and head["seed"] is None
+    # stopped: the match's lines are written, its seed with them, and it replays
+    from cardcore.log import replay
+
+    assert secret in session.log_path.read_text()
+    assert replay(session.log_path, registry).matches == 1
+
+
+def test_the_lobby_takes_a_seed_for_people_only_if_allowed(tmp_path, registry):
+    with served(tmp_path, registry) as (lobby, http):
+        people = {"game": "paquet_voleur", "players": [{"kind": "human"}, {"kind": "greedy"}], "seed": 5}
+        r = http.post("/api/tables", json=people)
+        assert r.status_code == 400 and r.json()["error"].startswith("seed: a table with people")
+        bots = {**people, "players": [{"kind": "greedy"}] * 2}
+        assert http.post("/api/tables", json=bots).status_code == 201  # bots only: a show, reproducible
+        lobby.allow_seeds = True
+        r = http.post("/api/tables", json=people)
+        assert r.status_code == 201 and lobby.sessions[r.json()["id"]].seed == 5
+
+
+def test_each_match_of_a_table_gets_a_fresh_seed(tmp_path, registry):
+    """Match 1's seed is in the log once it ended: match 2's must not follow from it."""
+    from cardcore.simulate import match_seed
+    from cardcore.web.session import TableSession
+
+    table = Table(registry.game("paquet_voleur"), 2)
+    fresh = TableSession(table, ["greedy", "greedy"], 99, name="t", seed_given=False)
+    given = TableSession(table, ["greedy", "greedy"], 99, name="t", seed_given=True)
+    assert fresh._match_seed(2) != match_seed(99, 1) and given._match_seed(2) == match_seed(99, 1)
+    assert fresh._match_seed(1) == given._match_seed(1) == 99
+
+
+def test_serve_says_a_given_seed_is_deterministic():
+    from conftest import run_cli
+
+    code, out = run_cli("serve", "--help")
+    assert code == 0 and "--allow-seeds" in out and "deterministic" in out
+
+
+def test_a_foreign_host_or_origin_is_refused_everywhere(tmp_path, registry):
+    """DNS rebinding (``Host: evil.example``) and a page of another site
+    (``Origin``) get a 403 on every route, the websocket refused before it
+    opens; the server's own origin, and one allowed, pass."""
+    from starlette.testclient import TestClient, WebSocketDisconnect
+
+    from cardcore.web.app import create_app
+    from cardcore.web.lobby import Lobby
+
+    lobby = Lobby(registry, None, tmp_path / "logs")
+    app = create_app(lobby, hosts=["testserver"], origins=["http://friends.lan:8000"])
+    try:
+        with TestClient(app) as http:
+            made = http.post(
+                "/api/tables", json={"game": "paquet_voleur", "players": [{"kind": "human"}] * 2}
+            )
+            assert made.status_code == 201
+            seat, watch = made.json()["seats"][0]["link"], made.json()["watch"]
+            token = seat.rsplit("/", 1)[1]
+            routes = ["/", "/api/tables", "/api/catalog", seat, watch, "/static/table.js", "/nope"]
+            for headers in ({"host": "evil.example"}, {"host": "127.0.0.1.evil.example:8000"},
+                            {"origin": "http://evil.example"}, {"origin": "null"},
+                            {"origin": "http://testserver.evil.example"}):  # fmt: skip
+                for url in routes:
+                    r = http.get(url, headers=headers)
+                    assert r.status_code == 403 and ("not allowed" in r.text or "unknown host" in r.text), url
+                r = http.post("/api/tables", json={"game": "paquet_voleur"}, headers=headers)
+                assert r.status_code == 403
+                with (
+                    pytest.raises(WebSocketDisconnect),
+                    http.websocket_connect(f"/ws/{token}", headers=headers),
+                ):
+                    pass
+            assert len(lobby.sessions) == 1  # nothing opened
+            for headers in ({}, {"origin": "http://testserver"}, {"host": "127.0.0.1:8000"},
+                            {"host": "[::1]:8000", "origin": "http://[::1]:8000"},
+                            {"host": "friends.lan:8000", "origin": "http://friends.lan:8000"}):  # fmt: skip
+                page = http.get(seat, headers=headers)
+                assert page.status_code == 200, headers
+                with http.websocket_connect(f"/ws/{token}", headers=headers) as ws:
+                    assert ws.receive_json()["type"] == "state"
+            page = http.get(seat)
+            csp = page.headers["content-security-policy"]
+            assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+            assert (
+                page.headers["referrer-policy"] == "no-referrer" and page.headers["x-frame-options"] == "DENY"
+            )
+    finally:
+        lobby.close()
+
+
+def test_a_table_is_opened_only_by_json(tmp_path, registry):
+    """A cross-site form can post text/plain or a form without asking the
+    browser first: such a POST opens nothing (415)."""
+    with served(tmp_path, registry) as (lobby, http):
+        body = json.dumps({"game": "paquet_voleur"})
+        for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None):
+            headers = {"content-type": kind} if kind else {}
+            r = http.post("/api/tables", content=body, headers=headers)
+            assert r.status_code == 415 and "application/json" in r.json()["error"], kind
+        assert not lobby.sessions
+        r = http.post(
+            "/api/tables", content=body, headers={"content-type": "application/json; charset=utf-8"}
+        )
+        assert r.status_code == 201
+
+
+# ---- bounded by design ------------------------------------------------------
+TWO_PEOPLE = {"game": "paquet_voleur", "players": [{"kind": "human"}] * 2}
+
+
+def test_the_lobby_cannot_be_filled_by_one_client(tmp_path, registry):
+    """A loop posting tables gets ``CREATE_BURST`` of them, then 429s; the
+    lobby keeps room for the others; a table's maker closes it with his
+    token (nobody else can), and a closed table's links are gone."""
+    from starlette.testclient import TestClient
+
+    from cardcore.web import lobby as lobby_module
+    from cardcore.web.app import create_app
+    from cardcore.web.lobby import Lobby
+
+    lobby = Lobby(registry, None, tmp_path / "logs")
+    app = create_app(lobby, hosts=["testserver"])
+    try:
+        with (
+            TestClient(app, client=("10.0.0.1", 1)) as greedy,
+            TestClient(app, client=("10.0.0.2", 1)) as other,
+        ):
+            answers = [greedy.post("/api/tables", json=TWO_PEOPLE) for _ in range(100)]
+            made = [r.json() for r in answers if r.status_code == 201]
+            assert len(made) == lobby_module.CREATE_BURST < lobby.max_tables
+            assert {r.status_code for r in answers} == {201, 429}
+            assert "wait" in answers[-1].json()["error"]
+            mine = other.post("/api/tables", json=TWO_PEOPLE)
+            assert mine.status_code == 201  # room for everyone else
+            victim = made[0]
+            for who, body in (
+                (other, {"owner": mine.json()["owner"]}),
+                (greedy, {"owner": "guess"}),
+                (greedy, {}),
+            ):
+                r = who.request("DELETE", f"/api/tables/{victim['id']}", json=body)
+                assert r.status_code in (400, 404) and victim["id"] in lobby.sessions
+            r = greedy.request(
+                "DELETE", f"/api/tables/{victim['id']}", content=json.dumps({"owner": victim["owner"]})
+            )
+            assert r.status_code == 415  # not JSON: a cross-site form closes nothing
+            r = greedy.request("DELETE", f"/api/tables/{victim['id']}", json={"owner": victim["owner"]})
+            assert r.status_code == 200 and victim["id"] not in lobby.sessions
+            assert greedy.get(victim["seats"][0]["link"]).status_code == 404
+            assert victim["id"] not in greedy.get("/api/tables").text
+            lobby.max_per_client = 2  # and an address's open tables are capped too
+            r = other.post("/api/tables", json=TWO_PEOPLE)
+            assert r.status_code == 201
+            r = other.post("/api/tables", json=TWO_PEOPLE)
+            assert r.status_code == 429 and "close one first" in r.json()["error"]
+    finally:
+        lobby.close()
+
+
+def test_idle_and_finished_tables_leave_the_count(tmp_path, registry):
+    """A table nobody is at, with no move for ``idle_expiry``, stops; a
+    stopped table does not count, and goes after ``keep_ended``; a show of
+    bots stops with its match."""
+    import time
+
+    with served(tmp_path, registry) as (lobby, http):
+        lobby.idle_expiry, lobby.keep_ended = 0.3, 0.3
+        people = http.post("/api/tables", json=TWO_PEOPLE).json()["id"]
+        bots = http.post("/api/tables", json={"game": "paquet_voleur", "players": [{"kind": "random"}] * 2})
+        bots_id = bots.json()["id"]
+        deadline = time.monotonic() + 20
+        while people in lobby.sessions or bots_id in lobby.sessions:
+            assert time.monotonic() < deadline, {k: s.phase for k, s in lobby.sessions.items()}
+            time.sleep(0.05)
+        assert http.get("/api/tables").json()["tables"] == []
+
+
+def test_a_table_whose_log_cannot_be_opened_is_not_left_starting(tmp_path, registry):
+    from cardcore.web.session import TableSession
+
+    class NoDisk(TableSession):
+        def start(self) -> None:
+            raise OSError(28, "No space left on device")
+
+    with served(tmp_path, registry) as (lobby, http):
+        lobby.session_class = NoDisk
+        r = http.post("/api/tables", json=TWO_PEOPLE)
+        assert (
+            r.status_code == 400
+            and "cannot open the table's log (No space left on device)" in r.json()["error"]
+        )
+        assert lobby.sessions == {} and http.get("/api/tables").json()["tables"] == []
+        lobby.session_class = TableSession
+        (tmp_path / "file").write_text("")
+        lobby.log_dir = tmp_path / "file"  # a file where the folder should be
+        r = http.post("/api/tables", json=TWO_PEOPLE)
+        assert (
+            r.status_code == 400 and "cannot make the log folder" in r.json()["error"] and not lobby.sessions
+        )
+
+
+def test_a_bot_from_the_lobby_is_clamped(tmp_path, registry):
+    from cardcore.web.lobby import BOT_LIMITS, clamp_kind
+
+    assert clamp_kind("ismcts:iterations=1000000000") == f"ismcts:iterations={BOT_LIMITS['iterations']}"
+    assert clamp_kind("ismcts:ms=99999,rollout=greedy") == f"ismcts:ms={BOT_LIMITS['ms']},rollout=greedy"
+    assert clamp_kind("ismcts:iterations=50") == "ismcts:iterations=50" and clamp_kind("greedy") == "greedy"
+    with served(tmp_path, registry) as (lobby, http):
+        body = {
+            "game": "paquet_voleur",
+            "players": [{"kind": "human"}, {"kind": "ismcts:iterations=1000000000"}],
+        }
+        r = http.post("/api/tables", json=body)
+        assert r.status_code == 201
+        assert lobby.sessions[r.json()["id"]].kinds[1] == f"ismcts:iterations={BOT_LIMITS['iterations']}"
+
+
+def test_a_hint_flood_runs_one_search(tmp_path, registry):
+    """500 hints for one decision: one search, no error frame for the rest,
+    and the move that follows is taken."""
+    from webcheck import AuditedSession
+
+    class Counting(AuditedSession):
+        searches = 0
+
+        def _advise(self, *args: Any) -> None:
+            type(self).searches += 1
+            super()._advise(*args)
+
+    with served(tmp_path, registry, Counting) as (_, http), contextlib.ExitStack() as stack:
+        r = http.post(
+            "/api/tables",
+            json={"game": "carrousel", "players": [{"kind": "human"}] + [{"kind": "greedy"}] * 3},
+        )
+        inbox: queue.Queue[Any] = queue.Queue()
+        me = Client(http, r.json()["seats"][0]["link"].rsplit("/", 1)[1], inbox, stack)
+        done: set[int] = set()
+        for _ in range(200):  # the seed is random: a decision with one move is answered
+            _, frame = wait_for(inbox, lambda c, f: bool(f["moves"]) and f["decision"] not in done)
+            if len(frame["moves"]) > 1:
+                break
+            done.add(frame["decision"])
+            me.send({"type": "move", "decision": frame["decision"], "index": 0})
+        for _ in range(500):
+            me.send({"type": "hint", "decision": frame["decision"]})
+        me.send({"type": "move", "decision": frame["decision"], "index": 0})
+        wait_for(inbox, lambda c, f: f["decision"] != frame["decision"])
+        assert Counting.searches == 1 and me.errors == []
+
+
+class Hang:
+    """A purpose-built house rule that hangs at the third move (until the
+    test lets it go, so that no thread outlives the test)."""
+
+    from cardcore.hookspecs import hookimpl
+
+    def __init__(self) -> None:
+        import threading
+
+        self.moves = 0
+        self.release = threading.Event()
+
+    @hookimpl(wrapper=True)
+    def cardcore_apply_move(self, state, move):
+        self.moves += 1
+        if self.moves == 3:
+            self.release.wait(60)
+        return (yield)
+
+
+def test_a_hanging_house_rule_stops_its_table_only(tmp_path, registry):
+    """The watchdog stops the table past ``move_timeout`` with one line
+    naming the plugin, its module and the hook; another table plays on; the
+    thread, when it comes back, changes nothing."""
+    from test_web import open_table
+
+    from cardcore.game import HouseRuleSpec
+
+    hang = Hang()
+    with served(tmp_path, registry) as (lobby, http), contextlib.ExitStack() as stack:
+        lobby.move_timeout = 1.0
+        bad = Table(
+            registry.game("paquet_voleur"),
+            2,
+            house_rules=[HouseRuleSpec("t.hang", "paquet_voleur", "", hang)],
+        )
+        stuck = lobby.start(bad, ["greedy", "greedy"], 1, "stuck")
+        fine = open_table(lobby, "paquet_voleur", ["human", "greedy"], {})
+        inbox: queue.Queue[Any] = queue.Queue()
+        Client(http, stuck.watch_link, inbox, stack)
+        _, frame = wait_for(inbox, lambda c, f: f["status"]["phase"] == "error")
+        error = frame["status"]["error"]
+        assert error == (
+            "this table stopped: plugin t.hang (module test_web_trust), hook cardcore_apply_move "
+            "ran past the move timeout (1 s)"
+        )
+        me = Client(http, fine.links[0], inbox, stack)
+        for _ in range(3):  # the other table plays on
+            _, frame = wait_for(inbox, lambda c, f: c is me and bool(f["moves"]))
+            me.send({"type": "move", "decision": frame["decision"], "index": 0})
+        version = stuck._version
+        hang.release.set()
+        stuck._thread.join(WAIT)
+        assert not stuck._thread.is_alive() and stuck._version == version and stuck.phase == "error"
+        assert http.get("/api/tables").status_code == 200
