@@ -85,6 +85,7 @@ def figures(
         "deals_per_match",
         "margin",
         "lead_changes",
+        "deal_lead_changes",
         "comeback_rate",
         "skill_greedy_vs_random",
         "skill_search_vs_greedy",
