@@ -13,12 +13,13 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import cli_json, run_cli
+from conftest import REGISTRY, cli_json, run_cli
 
 from cardcore.game import HouseRuleSpec, SideScore
 from cardcore.hookspecs import hookimpl
 from cardcore.plugins import discover
-from cardcore.study import parse_variant, run
+from cardcore.runner import Listener, make_players, play_match
+from cardcore.study import Collect, parse_variant, run
 from cardcore.study.metrics import (
     Blocks,
     Shape,
@@ -35,12 +36,13 @@ from cardcore.study.metrics import (
     win_shares,
     with_intervals,
 )
+from cardcore.table import Table
 
 TWO = Shape(2, ((0,), (1,)))
 FOUR = Shape(4, ((0, 2), (1, 3)))
 
 
-def _deal(points, first=0, dealer=1, moves=10, decisions=4, choices=12, kinds=None):
+def _deal(points, first=0, dealer=1, moves=10, decisions=4, choices=12, kinds=None, leads=None):
     return {
         "points": points,
         "first": first,
@@ -49,6 +51,7 @@ def _deal(points, first=0, dealer=1, moves=10, decisions=4, choices=12, kinds=No
         "decisions": decisions,
         "choices": choices,
         "kinds": kinds or {"capture": 6, "trail": 4},
+        "leads": leads,
     }
 
 
@@ -91,8 +94,16 @@ def test_metrics_of_two_constructed_matches():
         "over": True,
         "winners": [1],
         "deals": [
-            _deal([10, 2], first=0, moves=10, decisions=4, choices=12),
-            _deal([0, 20], first=1, moves=20, decisions=6, choices=18, kinds={"capture": 5, "build": 15}),
+            _deal([10, 2], first=0, moves=10, decisions=4, choices=12, leads=3),
+            _deal(
+                [0, 20],
+                first=1,
+                moves=20,
+                decisions=6,
+                choices=18,
+                kinds={"capture": 5, "build": 15},
+                leads=0,
+            ),
         ],
     }
     m2 = {  # cut short (not over): counts for the deals, not for the match figures
@@ -117,6 +128,7 @@ def test_metrics_of_two_constructed_matches():
     assert got["margin"] == pytest.approx((8 + 20 + 0) / 3)
     assert got["deals_per_match"] == 2.0  # the finished match only
     assert got["lead_changes"] == 1.0
+    assert got["deal_lead_changes"] == 1.5  # (3 + 0) / 2: the third deal's standing unknown
     assert got["comeback_rate"] == 1.0  # side 0 led at half-way, side 1 won
     assert got["fairness_p"] == 1.0
     assert got["move_kinds"] == pytest.approx({"build": 15 / 60, "capture": 11 / 60, "trail": 34 / 60})
@@ -128,6 +140,40 @@ def test_four_seats_share_their_side():
     assert got["seat_win_share"] == [1.0, 0.0, 1.0, 0.0]
     assert got["first_player_advantage"] == -0.5  # seat 3 (side 1) played first and lost
     assert got["win_share_from_first"] == [0.0, 1.0, 0.0, 1.0]
+
+
+class Standings(Listener):
+    """The lead changes of each deal, the other way round: the standing at
+    the deal's start and after each move (the step record), the result last."""
+
+    def __init__(self, table):
+        self.table, self.per_deal, self.seen = table, [], []
+
+    def deal_start(self, match, state):
+        self.seen = [[s.points for s in self.table.score_deal(state)]]
+
+    def move(self, match, state, step):
+        self.seen.append([s.points for s in self.table.score_deal(state)])
+
+    def deal_end(self, match, state, result):
+        self.seen[-1] = list(result.points)  # the last move's standing is the result, once tidied
+        leader, changes = None, 0
+        for points in self.seen:
+            top = [i for i, p in enumerate(points) if p == max(points)]
+            if len(top) == 1:
+                changes += leader is not None and top[0] != leader
+                leader = top[0]
+        self.per_deal.append(changes)
+
+
+@pytest.mark.parametrize(("game", "players"), [("carrousel", 2), ("carrousel", 4), ("paquet_voleur", 3)])
+def test_lead_changes_within_a_deal_follow_the_standing(game, players):
+    table = Table.from_names(REGISTRY, game, players)
+    seed = 7
+    collect, check = Collect(table), Standings(table)
+    play_match(table, make_players(table, ["greedy"] * players, seed), seed, [collect, check], max_deals=6)
+    assert [d["leads"] for d in collect.deals] == check.per_deal
+    assert any(check.per_deal)  # the lead does change within deals
 
 
 def test_skill_margin_is_the_mean_over_rotations():

@@ -63,6 +63,7 @@ METRICS = (
     "margin",
     "spread",
     "lead_changes",
+    "deal_lead_changes",
     "comeback_rate",
     "skill_greedy_vs_random",
     "skill_search_vs_greedy",
@@ -89,7 +90,9 @@ def fingerprint(table: Any, state: Any) -> str:
 class Collect(Listener):
     """Per deal: who played first, its moves, its decisions with more than
     one legal move and how many each offered, the kinds of the moves, the
-    points; ``fingerprints`` also a digest of the dealt cards."""
+    points, how often the lead changed on the standing (the game's deal score
+    of the position before each move, then the deal's result); with
+    ``fingerprints`` also a digest of the dealt cards."""
 
     def __init__(self, table: Any, fingerprints: bool = True) -> None:
         self.table = table
@@ -103,6 +106,8 @@ class Collect(Listener):
         self.now = {"first": state.to_act, "decisions": 0, "choices": 0, "kinds": self.kinds}
         if self.fingerprints:
             self.now["fp"] = fingerprint(self.table, state)
+        self.leader: int | None = None
+        self.changes: int | None = 0
 
     def before_move(self, match: Any, state: Any, moves: list[Any], move: Any) -> None:
         # the legal moves are known here only; the step record (Listener.move) does not
@@ -113,9 +118,27 @@ class Collect(Listener):
             self.now["choices"] += n
         kind = move.kind
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        if self.changes is not None:
+            try:  # the standing: the game's score of the position as it is (before the end's tidying)
+                standing = [s.points for s in self.table.score_deal(state)]
+            except Exception:  # a game whose score cannot be read mid-deal: no figure for this deal
+                self.changes = None
+                return
+            self._lead(standing)
+
+    def _lead(self, points: list[int]) -> None:
+        best = max(points)
+        top = [i for i, p in enumerate(points) if p == best]
+        if len(top) == 1 and self.changes is not None:
+            if self.leader is not None and top[0] != self.leader:
+                self.changes += 1
+            self.leader = top[0]
 
     def deal_end(self, match: Any, state: Any, result: Any) -> None:
-        self.now.update(dealer=result.dealer, points=list(result.points), moves=result.moves)
+        points = list(result.points)
+        if self.changes is not None:
+            self._lead(points)
+        self.now.update(dealer=result.dealer, points=points, moves=result.moves, leads=self.changes)
         self.deals.append(self.now)
 
 

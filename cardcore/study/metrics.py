@@ -136,6 +136,9 @@ def match_sums(shape: Shape, record: dict[str, Any]) -> dict[str, float]:
         add("spread", deal_spread(pts))
         for kind, n in deal["kinds"].items():
             add(f"kind:{kind}", n)
+        if deal.get("leads") is not None:  # None: the game's score cannot be read mid-deal (or older chunks)
+            add("deal_leads", deal["leads"])
+            add("deal_leads_known", 1)
     if record["over"]:
         points = [d["points"] for d in record["deals"]]
         add("matches", 1)
@@ -219,6 +222,7 @@ def metrics_from(shape: Shape, t: dict[str, float]) -> dict[str, Value]:
         out["move_kinds"] = {k: g(f"kind:{k}", 0.0) / moves for k in kinds} if moves else {}
         out["deals_per_match"] = _ratio(g("match_deals", 0.0), g("matches", 0.0))
         out["lead_changes"] = _ratio(g("lead_changes", 0.0), g("matches", 0.0))
+        out["deal_lead_changes"] = _ratio(g("deal_leads", 0.0), g("deal_leads_known", 0.0))
         out["comeback_rate"] = _ratio(g("comeback", 0.0), g("comeback_known", 0.0))
     if g("decks"):
         out["skill"] = g("skill", 0.0) / g("decks", 1.0)

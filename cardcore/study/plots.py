@@ -61,20 +61,24 @@ def figures(
             fig.savefig(png_dir / f"{len(out)}_{_slug(title)}.png", dpi=110, bbox_inches="tight")
         plt.close(fig)
 
-    # win share by seat, with intervals
+    # win share by seat, with intervals: points and bars around the fair share (no bar from zero)
     fig, ax = plt.subplots(figsize=(7.5, 3.2))
     width = 0.8 / max(1, shape.players)
+    fair = 1 / len(shape.sides)
+    reach = [0.01]
     for seat in range(shape.players):
         xs = [i + (seat - (shape.players - 1) / 2) * width for i in range(len(variants))]
         vals = [v["metrics"]["seat_win_share"]["value"][seat] for v in variants]
         cis = [v["metrics"]["seat_win_share"]["ci95"] for v in variants]
         lo = [val - (ci[seat][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
         hi = [(ci[seat][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
-        ax.bar(xs, vals, width, yerr=[lo, hi], capsize=2, label=f"seat {seat}")
-    ax.axhline(1 / len(shape.sides), color="#444", lw=0.8, ls="--")
+        reach += [abs(val - fair) + max(a, b) for val, a, b in zip(vals, lo, hi, strict=True)]
+        ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", capsize=3, ms=4, label=f"seat {seat}")
+    ax.axhline(fair, color="#444", lw=0.8, ls="--")
+    ax.set_ylim(fair - 1.25 * max(reach), fair + 1.6 * max(reach))  # room for the legend
     ax.set_xticks(range(len(variants)), names)
     ax.set_ylabel("share of deals won")
-    ax.legend(ncol=shape.players, fontsize=8, loc="lower right")
+    ax.legend(ncol=shape.players, fontsize=8, loc="best")
     keep("Win share by seat (95% intervals; dashed: the fair share)", fig)
 
     # differences against the base, scalar metrics
@@ -85,6 +89,7 @@ def figures(
         "deals_per_match",
         "margin",
         "lead_changes",
+        "deal_lead_changes",
         "comeback_rate",
         "skill_greedy_vs_random",
         "skill_search_vs_greedy",

@@ -32,6 +32,7 @@ LABELS = {
     "margin": "margin (1st − 2nd)",
     "spread": "spread (1st − last)",
     "lead_changes": "lead changes per match",
+    "deal_lead_changes": "lead changes per deal (standing)",
     "comeback_rate": "comeback rate",
     "skill_greedy_vs_random": "skill: greedy − random",
     "skill_search_vs_greedy": "skill: search − greedy",
@@ -171,6 +172,7 @@ def write_csvs(
                         d["moves"],
                         d["decisions"],
                         d["choices"],
+                        "" if d.get("leads") is None else d["leads"],
                         json.dumps(d["kinds"], sort_keys=True),
                     ]
                 )
@@ -181,7 +183,19 @@ def write_csvs(
     sides = [f"points_{s}" for s in range(nsides)]
     _write_csv(
         out / "deals.csv",
-        ["variant", "match", "deal", "dealer", "first", *sides, "moves", "decisions", "choices", "kinds"],
+        [
+            "variant",
+            "match",
+            "deal",
+            "dealer",
+            "first",
+            *sides,
+            "moves",
+            "decisions",
+            "choices",
+            "leads",
+            "kinds",
+        ],
         deal_rows,
     )
     _write_csv(out / "matches.csv", ["variant", "match", "deals", "over", *sides, "winners"], match_rows)
