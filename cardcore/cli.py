@@ -950,6 +950,7 @@ def serve(
         click.echo(f"Lobby: {base}/   (Ctrl-C stops the server)", nl=True)
         config = uvicorn.Config(
             create_app(lobby, hosts, allow_origins),
+            timeout_graceful_shutdown=1,  # then open connections are dropped: stopped within 2 s
             log_level="warning",
             ws_max_size=65536,
             lifespan="off",
@@ -958,7 +959,7 @@ def serve(
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn stops, then raises it again
             uvicorn.Server(config).run(sockets=[sock])
     finally:
-        lobby.close()
+        lobby.close(timeout=0.8)  # SIGTERM or Ctrl-C: every table at once, whatever they are doing
     click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -388,3 +389,196 @@ def test_a_hanging_house_rule_stops_its_table_only(tmp_path, registry):
         stuck._thread.join(WAIT)
         assert not stuck._thread.is_alive() and stuck._version == version and stuck.phase == "error"
         assert http.get("/api/tables").status_code == 200
+
+
+# ---- a real server (``cardcore serve`` in a subprocess, on 127.0.0.1) -------
+RSS_BOUND_MB = 40  # what 20 never-reading clients may add to the server's memory
+
+
+class Served:
+    """``cardcore serve ARGS`` on a free port of 127.0.0.1: its links, and stopped at the end."""
+
+    def __init__(self, tmp_path: Any, *args: str) -> None:
+        import os
+        import subprocess
+        import sys
+
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cardcore.cli", "serve", *args, "--port", "0", "--bot-delay", "0",
+             "--log-dir", str(tmp_path / "logs")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        while not self.lines or not self.lines[-1].startswith("Lobby:"):
+            line = self.proc.stdout.readline()
+            assert line, self.proc.stderr.read()
+            self.lines.append(line.strip())
+        self.seats = [ln.split()[-1] for ln in self.lines if "(seat " in ln]
+        self.watch = next(ln.split()[-1] for ln in self.lines if ln.startswith("watch:"))
+        self.base = self.lines[-1].split()[1].rstrip("/")
+        import socket
+        import time
+
+        host, port = self.base.removeprefix("http://").rsplit(":", 1)
+        deadline = time.monotonic() + WAIT
+        while True:  # the links are printed as the server starts listening
+            try:
+                socket.create_connection((host, int(port)), timeout=WAIT).close()
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline, "the server did not listen"
+                time.sleep(0.05)
+
+    def ws(self, link: str) -> str:
+        return link.replace("http://", "ws://").replace("/seat/", "/ws/").replace("/watch/", "/ws/")
+
+    def rss_mb(self) -> float:
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        return int(next(ln.split()[1] for ln in status.splitlines() if ln.startswith("VmRSS:"))) / 1024
+
+    def stop(self) -> tuple[int, str]:
+        import signal
+
+        self.proc.send_signal(signal.SIGINT)
+        _, err = self.proc.communicate(timeout=WAIT)
+        return self.proc.returncode, err
+
+
+def play(ws: Any, moves: int, answered: set[int] | None = None, until: Any = None) -> dict[str, Any]:
+    """A person at ``ws`` plays ``moves`` moves (the first listed), pressing
+    *Next deal* between deals; the frame after the last (with ``until``: the
+    first frame after them that passes it). ``answered``: the decisions
+    answered already (a frame sent before a move arrives after it)."""
+    played, answered = 0, answered if answered is not None else set()
+    for _ in range(100 * moves + 100):
+        frame = json.loads(ws.recv(timeout=WAIT))
+        if frame["type"] != "state":
+            continue
+        st = frame["status"]
+        assert st["phase"] != "error", st["error"]
+        waiting = bool(frame["moves"]) and frame["decision"] not in answered  # a decision for us
+        if played == moves:
+            if until(frame, answered) if until is not None else not waiting:
+                return frame  # (never a decision left unanswered, unless ``until`` wants it)
+            if waiting:
+                moves += 1  # not the frame awaited: this decision is answered too
+        if frame["moves"] and frame["decision"] not in answered:
+            answered.add(frame["decision"])
+            ws.send(json.dumps({"type": "move", "decision": frame["decision"], "index": 0}))
+            played += 1
+        elif st["phase"] == "deal_over" and frame["you"] not in st["ready"]:
+            ws.send(json.dumps({"type": "next"}))
+        elif st["phase"] == "match_over":
+            ws.send(json.dumps({"type": "new_match"}))
+    raise AssertionError("the moves were not played")
+
+
+def test_never_reading_clients_and_a_hint_flood_leave_the_server_bounded(tmp_path):
+    """20 spectators that never read while a person plays 200 moves, then
+    500 hints for one decision: the server's memory grows by less than
+    ``RSS_BOUND_MB``, the flood runs one search, and the next move is applied
+    (its time is printed: about a hint's search, well under a second)."""
+    import socket
+    import time
+
+    from websockets.sync.client import connect
+
+    srv = Served(tmp_path, "carrousel", "--seat", "1=greedy")
+    sleepers: list[socket.socket] = []
+    try:
+        host, port = srv.base.removeprefix("http://").rsplit(":", 1)
+        token = srv.watch.rsplit("/", 1)[1]
+        for _ in range(20):  # a websocket handshake, then never a byte read
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.settimeout(WAIT)
+            s.connect((host, int(port)))
+            s.sendall(
+                f"GET /ws/{token} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            sleepers.append(s)
+        with connect(srv.ws(srv.seats[0]), open_timeout=WAIT) as ws:
+            answered: set[int] = set()
+            play(ws, 20, answered)
+            before = srv.rss_mb()
+            t0 = time.monotonic()
+            play(ws, 200, answered)
+            grown = srv.rss_mb() - before
+            print(f"\n200 moves in {time.monotonic() - t0:.1f} s")
+            assert grown < RSS_BOUND_MB, f"the server grew by {grown:.0f} MB"
+
+            def worth_a_hint(f: dict[str, Any], answered: set[int]) -> bool:
+                return len(f["moves"]) > 1 and f["decision"] not in answered
+
+            frame = play(ws, 0, answered, until=worth_a_hint)
+            for _ in range(500):
+                ws.send(json.dumps({"type": "hint", "decision": frame["decision"]}))
+            started = time.monotonic()
+            ws.send(json.dumps({"type": "move", "decision": frame["decision"], "index": 0}))
+            hints = errors = 0
+            while True:
+                got = json.loads(ws.recv(timeout=WAIT))
+                errors += got["type"] == "error" and "hint" in got["error"]  # (not a stale "next")
+                if got["type"] == "state" and got.get("hint"):
+                    hints += 1
+                if got["type"] == "state" and got["decision"] != frame["decision"]:
+                    break
+            took = time.monotonic() - started
+            print(f"\nserver grew {grown:.1f} MB; the move after 500 hints was applied in {took:.2f} s")
+            assert errors == 0 and hints <= 1
+    finally:
+        for s in sleepers:
+            s.close()
+        code, err = srv.stop()
+    assert code == 0 and "Traceback" not in err, err
+
+
+def test_two_hundred_spectators(tmp_path):
+    """200 spectators on one table while its person plays 30 moves: each
+    spectator is sent the state after the last move; the person's game goes on."""
+    import asyncio
+    import threading
+
+    from websockets.asyncio.client import connect as aconnect
+    from websockets.sync.client import connect
+
+    srv = Served(tmp_path, "paquet_voleur")
+    seen: dict[int, int] = {}
+    stop = threading.Event()
+    ready = threading.Event()
+
+    async def watch(i: int) -> None:
+        async with aconnect(srv.ws(srv.watch), open_timeout=WAIT, max_queue=None) as ws:
+            if len(seen) == 199:
+                ready.set()
+            seen[i] = 0
+            while not stop.is_set():
+                try:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                except TimeoutError:
+                    continue
+                seen[i] = max(seen[i], frame.get("seq", 0))
+
+    async def crowd() -> None:
+        await asyncio.gather(*(watch(i) for i in range(200)))
+
+    thread = threading.Thread(target=asyncio.run, args=(crowd(),), daemon=True)
+    thread.start()
+    try:
+        assert ready.wait(WAIT), f"{len(seen)} spectators connected"
+        with connect(srv.ws(srv.seats[0]), open_timeout=WAIT) as ws:
+            last = play(ws, 30)
+            import time
+
+            deadline = time.monotonic() + WAIT
+            while min(seen.values()) < last["seq"]:
+                assert time.monotonic() < deadline, sorted(seen.values())[:5]
+                time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(WAIT)
+        code, err = srv.stop()
+    assert code == 0 and "Traceback" not in err, err

@@ -218,13 +218,15 @@ class TableSession:
                 with self._cond:
                     self._match_number += 1
                     number = self._match_number
+                    # here, not at the match's end: a *New match* pressed as
+                    # soon as the last deal's frame shows must not be lost
+                    self._again = False
                 seed = self._match_seed(number)
                 match, _ = play_match(self.table, self._players(seed), seed, listeners, number=number)
                 with self._cond:
                     self._phase = "match_over"
                     self._winners = match.winners()
                     self._scores = list(match.scores)
-                    self._again = False
                     self._publish()
                     if not self.people:  # a show of bots: over with its match (nobody to ask again)
                         return
