@@ -863,6 +863,13 @@ def arena(
     show_default=True,
     help="Seconds between bot moves, so that people and spectators can follow.",
 )
+@click.option(
+    "--state",
+    "state_path",
+    type=FilePath(dir_okay=False, path_type=Path),
+    help="The server's tables and their journals (SQLite), resumed when it starts again "
+    "[default: LOG_DIR/tables.db].",
+)
 @config_option
 @friendly
 def serve(
@@ -879,6 +886,7 @@ def serve(
     allow_origins: tuple[str, ...],
     log_dir: Path,
     bot_delay: float,
+    state_path: Path | None,
     config_path: Path,
 ) -> None:
     """Serve tables in the browser: a lobby, and a secret link per person's seat.
@@ -908,9 +916,26 @@ def serve(
         if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
             raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
     reg = registry()
-    lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds)
-    opened = []
+    import signal
+    import sqlite3
+
+    from cardcore.web.store import Store
+
+    state_path = state_path or log_dir / "tables.db"
     try:
+        store = Store(state_path)
+    except (OSError, sqlite3.Error) as err:
+        raise CardcoreError(f"{state_path}: cannot open the server's state ({err})") from None
+
+    def terminate(signum: int, frame: Any) -> None:  # SIGTERM: stop as Ctrl-C does (tables kept)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
+    opened = []
+    resumed = []
+    try:
+        resumed = lobby.resume()
         if game:
             table = _table_from_args(reg, game, players, options, house_rules)
             kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
@@ -947,6 +972,11 @@ def serve(
             click.echo(f"  watch: {base}/watch/{session.watch_link}")
             if session.log_path is not None:
                 click.echo(f"  log: {session.log_path}")
+        for session in resumed:
+            click.echo(
+                f"Resumed {session.table.game.title}: table {session.name} "
+                f"(the same seat links as before); watch: {base}/watch/{session.watch_link}"
+            )
         click.echo(f"Lobby: {base}/   (Ctrl-C stops the server)", nl=True)
         config = uvicorn.Config(
             create_app(lobby, hosts, allow_origins),
@@ -960,6 +990,7 @@ def serve(
             uvicorn.Server(config).run(sockets=[sock])
     finally:
         lobby.close(timeout=0.8)  # SIGTERM or Ctrl-C: every table at once, whatever they are doing
+        store.close()
     click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
 
 
