@@ -667,6 +667,12 @@ def _open_log(path: Path | None) -> IO[str] | None:
     help="The Ray cluster to join (default: RAY_ADDRESS, else a local Ray).",
 )
 @click.option("--check", is_flag=True, help="Check after every deal that no card was lost or copied.")
+@click.option(
+    "--move-timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Stop with one line naming the plugin and hook when one move takes longer (one process only).",
+)
 @friendly
 def simulate(
     game: str,
@@ -684,6 +690,7 @@ def simulate(
     backend: str,
     address: str | None,
     check: bool,
+    move_timeout: float | None,
 ) -> None:
     """Play GAME without humans and summarise the results.
 
@@ -709,6 +716,12 @@ def simulate(
     from cardcore.simulate import simulate as run_simulation
 
     make_players(table, kinds, seed)  # an unknown --bot or --seat kind fails before the log is made
+    if move_timeout is not None:
+        if jobs != 1 or backend != "local":
+            raise UserError("--move-timeout watches one process: use it with --jobs 1 (the local backend)")
+        from cardcore.watchdog import arm
+
+        arm(move_timeout, "simulate")
     log_file = _open_log(log_path)
     try:
         summary = run_simulation(

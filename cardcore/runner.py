@@ -15,7 +15,7 @@ one record per move (``cardcore.decision.Step``), made once.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from cardcore.decision import Checkpoint, Decision, Rewind, Step
@@ -86,6 +86,15 @@ class ConservationCheck(Listener):
 def bot_rng(seed: int | str | None, seat: int) -> random.Random:
     """A seat's own RNG, derived from the table's seed (deterministic)."""
     return random.Random(f"{seed}/seat/{seat}")
+
+
+def _no_beat() -> None:
+    pass
+
+
+# called once per move of every deal: ``--move-timeout`` makes it the
+# watchdog's heartbeat (``cardcore.watchdog``); by default it does nothing
+beat: Callable[[], None] = _no_beat
 
 
 def make_players(table: Table, kinds: Sequence[str], seed: int | str | None) -> list[Player]:
@@ -187,6 +196,7 @@ def play_deal(
     observe = table.observe
     decision = Decision(table, match, state, 0, deal, 0, players, listeners, followers.view)
     while not is_over(state):
+        beat()
         seat = state.to_act
         moves = legal_moves(state)
         if type(moves) is not list or not moves:

@@ -712,3 +712,53 @@ def test_sigterm_and_kill_9_lose_no_move_and_the_same_links_play_on(tmp_path):
     from cardcore.plugins import discover
 
     assert replay(log, discover()).moves >= seen_moves
+
+
+HANG_RULE = """
+import time
+from cardcore import HouseRuleSpec, hookimpl
+
+class Hang:
+    moves = 0
+
+    @hookimpl(wrapper=True)
+    def cardcore_apply_move(self, state, move):
+        Hang.moves += 1
+        if Hang.moves == 5:
+            time.sleep(120)
+        return (yield)
+
+@hookimpl
+def cardcore_register_house_rules(register):
+    register(HouseRuleSpec("hang_rule.pv", "paquet_voleur", "hangs", Hang()))
+"""
+
+
+def test_simulate_stops_a_hanging_rule_at_its_move_timeout(tmp_path):
+    """``simulate --move-timeout``: one line naming the house rule, its module
+    and package and the hook, exit code 1; without the rule it plays."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "hang_rule.py").write_text(HANG_RULE)
+    dist = tmp_path / "hang_rule-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: hang-rule\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[cardcore.house_rules]\nhang_rule = hang_rule\n")
+    (dist / "top_level.txt").write_text("hang_rule\n")
+    (dist / "RECORD").write_text("hang_rule.py,,\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    base = [sys.executable, "-m", "cardcore.cli", "simulate", "paquet_voleur", "--deals", "2", "--seed", "1"]
+    done = subprocess.run(
+        [*base, "--house-rule", "hang_rule.pv", "--move-timeout", "1"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    lines = [ln for ln in done.stderr.splitlines() if ln and not ln.startswith("warning: ")]
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
+    assert lines[0] == (
+        "error: cardcore simulate: plugin hang_rule.pv (module hang_rule, package hang-rule), "
+        "hook cardcore_apply_move ran past the move timeout (1 s)"
+    )
+    done = subprocess.run([*base, "--move-timeout", "1"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

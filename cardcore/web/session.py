@@ -234,6 +234,7 @@ class TableSession:
             self.log = GameLog(self._log_file, self.table, self.kinds, None, header=False, private=private)
         elif self.log_path is not None:
             self._log_file = self.log_path.open("x", encoding="utf-8")  # never overwrite a log
+            os.chmod(self.log_path, 0o600)  # the host's only (docs/WEB.md, the threat model)
             # with people at the table a match's lines are written when it
             # ends or the table stops, and the header names no seed (the
             # match's own line does, when written): the file never shows the
