@@ -115,11 +115,12 @@ def culprit(err: BaseException) -> str:
     import traceback
 
     stdlib = os.path.dirname(os.__file__)
+    ours = os.path.dirname(os.path.abspath(__file__))  # cardcore itself (cli.py run as __main__ too)
     module = None
     for frame, _ in traceback.walk_tb(err.__traceback__):
         name = frame.f_globals.get("__name__", "")
         path = frame.f_code.co_filename
-        if name.split(".")[0] in CORE or path.startswith(stdlib) or not name:
+        if name.split(".")[0] in CORE or path.startswith((stdlib, ours)) or not name:
             continue
         module = name
     if module is None:

@@ -734,6 +734,17 @@ def cardcore_register_house_rules(register):
 """
 
 
+def install(site: Path, name: str, source: str) -> None:
+    """A house-rule package ``name`` laid out as pip installs it (module + dist-info)."""
+    (site / f"{name}.py").write_text(source)
+    dist = site / f"{name}-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(f"[cardcore.house_rules]\n{name} = {name}\n")
+    (dist / "top_level.txt").write_text(f"{name}\n")
+    (dist / "RECORD").write_text(f"{name}.py,,\n")
+
+
 def test_simulate_stops_a_hanging_rule_at_its_move_timeout(tmp_path):
     """``simulate --move-timeout``: one line naming the house rule, its module
     and package and the hook, exit code 1; without the rule it plays."""
@@ -741,13 +752,7 @@ def test_simulate_stops_a_hanging_rule_at_its_move_timeout(tmp_path):
     import subprocess
     import sys
 
-    (tmp_path / "hang_rule.py").write_text(HANG_RULE)
-    dist = tmp_path / "hang_rule-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: hang-rule\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[cardcore.house_rules]\nhang_rule = hang_rule\n")
-    (dist / "top_level.txt").write_text("hang_rule\n")
-    (dist / "RECORD").write_text("hang_rule.py,,\n")
+    install(tmp_path, "hang_rule", HANG_RULE)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     base = [sys.executable, "-m", "cardcore.cli", "simulate", "paquet_voleur", "--deals", "2", "--seed", "1"]
     done = subprocess.run(
@@ -762,3 +767,37 @@ def test_simulate_stops_a_hanging_rule_at_its_move_timeout(tmp_path):
     )
     done = subprocess.run([*base, "--move-timeout", "1"], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+GARBAGE_RULE = """
+from cardcore import HouseRuleSpec, hookimpl
+
+class Garbage:
+    @hookimpl(wrapper=True)
+    def cardcore_legal_moves(self, state):
+        moves = yield  # each capture taking its own card too: the game cannot play it
+        return [m._replace(takes=m.takes + (m.card,)) if m.card is not None else m for m in moves]
+
+@hookimpl
+def cardcore_register_house_rules(register):
+    register(HouseRuleSpec("garbage_rule.pv", "paquet_voleur", "garbage moves", Garbage()))
+"""
+
+
+def test_a_house_rule_listing_garbage_moves_is_named_not_the_game(tmp_path):
+    """The game's code chokes on a move a house rule listed: the fault is
+    the house rule's (its name, module and package), not the game's package."""
+    import os
+    import subprocess
+    import sys
+
+    install(tmp_path, "garbage_rule", GARBAGE_RULE)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    args = ["simulate", "paquet_voleur", "--deals", "2", "--seed", "1", "--house-rule", "garbage_rule.pv"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardcore.cli", *args], env=env, capture_output=True, text=True, timeout=60
+    )
+    lines = [ln for ln in done.stderr.splitlines() if ln and not ln.startswith("warning: ")]
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
+    assert "house rule garbage_rule.pv (module garbage_rule, package garbage-rule) listed a move" in lines[0]
+    assert "package cardcore" not in lines[0] and "cardcore_plugins" not in lines[0]
