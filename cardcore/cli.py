@@ -878,6 +878,13 @@ def arena(
     help="Seconds between bot moves, so that people and spectators can follow.",
 )
 @click.option(
+    "--max-tables",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="Tables open at once (stopped ones do not count).",
+)
+@click.option(
     "--state",
     "state_path",
     type=FilePath(dir_okay=False, path_type=Path),
@@ -900,6 +907,7 @@ def serve(
     allow_origins: tuple[str, ...],
     log_dir: Path,
     bot_delay: float,
+    max_tables: int,
     state_path: Path | None,
     config_path: Path,
 ) -> None:
@@ -946,6 +954,7 @@ def serve(
 
     signal.signal(signal.SIGTERM, terminate)
     lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
+    lobby.max_tables = max_tables
     opened = []
     resumed = []
     try:
@@ -966,6 +975,8 @@ def serve(
             opened.append(lobby.open_config(name, seed))
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # frames go out as they are made: no 40 ms wait for an ACK (accepted sockets inherit it)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             sock.bind((host, port))
         except (OSError, OverflowError) as err:
