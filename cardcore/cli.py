@@ -116,11 +116,12 @@ def culprit(err: BaseException) -> str:
     import traceback
 
     stdlib = os.path.dirname(os.__file__)
+    ours = os.path.dirname(os.path.abspath(__file__))  # cardcore itself (cli.py run as __main__ too)
     module = None
     for frame, _ in traceback.walk_tb(err.__traceback__):
         name = frame.f_globals.get("__name__", "")
         path = frame.f_code.co_filename
-        if name.split(".")[0] in CORE or path.startswith(stdlib) or not name:
+        if name.split(".")[0] in CORE or path.startswith((stdlib, ours)) or not name:
             continue
         module = name
     if module is None:
@@ -738,6 +739,12 @@ def _open_log(path: Path | None) -> IO[str] | None:
     help="The Ray cluster to join (default: RAY_ADDRESS, else a local Ray).",
 )
 @click.option("--check", is_flag=True, help="Check after every deal that no card was lost or copied.")
+@click.option(
+    "--move-timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Stop with one line naming the plugin and hook when one move takes longer (one process only).",
+)
 @friendly
 def simulate(
     game: str,
@@ -755,6 +762,7 @@ def simulate(
     backend: str,
     address: str | None,
     check: bool,
+    move_timeout: float | None,
 ) -> None:
     """Play GAME without humans and summarise the results.
 
@@ -780,6 +788,12 @@ def simulate(
     from cardcore.simulate import simulate as run_simulation
 
     make_players(table, kinds, seed)  # an unknown --bot or --seat kind fails before the log is made
+    if move_timeout is not None:
+        if jobs != 1 or backend != "local":
+            raise UserError("--move-timeout watches one process: use it with --jobs 1 (the local backend)")
+        from cardcore.watchdog import arm
+
+        arm(move_timeout, "simulate")
     log_file = _open_log(log_path)
     try:
         summary = run_simulation(
@@ -1033,6 +1047,20 @@ def study(
     show_default=True,
     help="Seconds between bot moves, so that people and spectators can follow.",
 )
+@click.option(
+    "--max-tables",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="Tables open at once (stopped ones do not count).",
+)
+@click.option(
+    "--state",
+    "state_path",
+    type=FilePath(dir_okay=False, path_type=Path),
+    help="The server's tables and their journals (SQLite), resumed when it starts again "
+    "[default: LOG_DIR/tables.db].",
+)
 @config_option
 @friendly
 def serve(
@@ -1049,6 +1077,8 @@ def serve(
     allow_origins: tuple[str, ...],
     log_dir: Path,
     bot_delay: float,
+    max_tables: int,
+    state_path: Path | None,
     config_path: Path,
 ) -> None:
     """Serve tables in the browser: a lobby, and a secret link per person's seat.
@@ -1078,9 +1108,27 @@ def serve(
         if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
             raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
     reg = registry()
-    lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds)
-    opened = []
+    import signal
+    import sqlite3
+
+    from cardcore.web.store import Store
+
+    state_path = state_path or log_dir / "tables.db"
     try:
+        store = Store(state_path)
+    except (OSError, sqlite3.Error) as err:
+        raise CardcoreError(f"{state_path}: cannot open the server's state ({err})") from None
+
+    def terminate(signum: int, frame: Any) -> None:  # SIGTERM: stop as Ctrl-C does (tables kept)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
+    lobby.max_tables = max_tables
+    opened = []
+    resumed = []
+    try:
+        resumed = lobby.resume()
         if game:
             table = _table_from_args(reg, game, players, options, house_rules)
             kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
@@ -1097,6 +1145,8 @@ def serve(
             opened.append(lobby.open_config(name, seed))
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # frames go out as they are made: no 40 ms wait for an ACK (accepted sockets inherit it)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             sock.bind((host, port))
         except (OSError, OverflowError) as err:
@@ -1117,9 +1167,15 @@ def serve(
             click.echo(f"  watch: {base}/watch/{session.watch_link}")
             if session.log_path is not None:
                 click.echo(f"  log: {session.log_path}")
+        for session in resumed:
+            click.echo(
+                f"Resumed {session.table.game.title}: table {session.name} "
+                f"(the same seat links as before); watch: {base}/watch/{session.watch_link}"
+            )
         click.echo(f"Lobby: {base}/   (Ctrl-C stops the server)", nl=True)
         config = uvicorn.Config(
             create_app(lobby, hosts, allow_origins),
+            timeout_graceful_shutdown=1,  # then open connections are dropped: stopped within 2 s
             log_level="warning",
             ws_max_size=65536,
             lifespan="off",
@@ -1128,7 +1184,8 @@ def serve(
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn stops, then raises it again
             uvicorn.Server(config).run(sockets=[sock])
     finally:
-        lobby.close()
+        lobby.close(timeout=0.8)  # SIGTERM or Ctrl-C: every table at once, whatever they are doing
+        store.close()
     click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
 
 

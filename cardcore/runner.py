@@ -15,7 +15,7 @@ one record per move (``cardcore.decision.Step``), made once.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from cardcore.decision import Checkpoint, Decision, Rewind, Step
@@ -86,6 +86,44 @@ class ConservationCheck(Listener):
 def bot_rng(seed: int | str | None, seat: int) -> random.Random:
     """A seat's own RNG, derived from the table's seed (deterministic)."""
     return random.Random(f"{seed}/seat/{seat}")
+
+
+def listed_by_house_rule(table: Table, err: BaseException) -> str | None:
+    """When the game's own code fails to play a move that house rules'
+    ``cardcore_legal_moves`` answered, the fault is named after those rules
+    (their names, modules and packages), not after the game that choked on
+    their answer; None when no house rule answered the legal moves or the
+    error was raised elsewhere than in the game's code."""
+    import traceback
+
+    from cardcore.plugins import package_of
+    from cardcore.text import describe
+
+    game_root = type(table.plugin).__module__.rsplit(".", 1)[0]
+    frames = [f.f_globals.get("__name__", "") for f, _ in traceback.walk_tb(err.__traceback__)]
+    if not frames or not str(frames[-1]).startswith(game_root):
+        return None
+    ours = {h.name for h in table.house_rules}
+    answered = []
+    for impl in table.pm.hook.cardcore_legal_moves.get_hookimpls():
+        if impl.plugin_name in ours:
+            module = type(impl.plugin).__module__
+            package = package_of(module)
+            where = f"module {module}" + (f", package {package}" if package else "")
+            answered.append(f"{impl.plugin_name} ({where})")
+    if not answered:
+        return None
+    rules = "house rule " + ", ".join(answered)
+    return f"{rules} listed a move that {table.game.name} cannot play ({describe(err, 80)})"
+
+
+def _no_beat() -> None:
+    pass
+
+
+# called once per move of every deal: ``--move-timeout`` makes it the
+# watchdog's heartbeat (``cardcore.watchdog``); by default it does nothing
+beat: Callable[[], None] = _no_beat
 
 
 def make_players(table: Table, kinds: Sequence[str], seed: int | str | None) -> list[Player]:
@@ -187,6 +225,7 @@ def play_deal(
     observe = table.observe
     decision = Decision(table, match, state, 0, deal, 0, players, listeners, followers.view)
     while not is_over(state):
+        beat()
         seat = state.to_act
         moves = legal_moves(state)
         if type(moves) is not list or not moves:
@@ -207,7 +246,13 @@ def play_deal(
             table.apply(state, move, moves)  # raises IllegalMoveError naming the rule
         for lst in checkers:
             lst.before_move(match, state, moves, move)
-        apply_move(state, move)
+        try:
+            apply_move(state, move)
+        except Exception as err:
+            blame = listed_by_house_rule(table, err)
+            if blame is None:
+                raise
+            raise PluginError(blame) from err
         n += 1
         if n > MAX_MOVES:
             raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")

@@ -45,6 +45,9 @@ def culprit(thread_id: int | None, pm: Any = None) -> str:
         stack.append(frame)  # innermost first
         frame = frame.f_back
     plugin_frame = next((f for f in stack if not _is_core(f)), None)
+    if pm is None:  # the table being played, if a frame of the loop has it
+        table = next((f.f_locals["table"] for f in stack if hasattr(f.f_locals.get("table"), "pm")), None)
+        pm = getattr(table, "pm", None)
     hook = None
     start = stack.index(plugin_frame) if plugin_frame is not None else 0
     for f in stack[start:]:
@@ -138,3 +141,23 @@ class Watchdog:
 
 
 WATCHDOG = Watchdog()  # one per process
+
+
+def arm(timeout: float, command: str) -> None:
+    """``--move-timeout`` for a command playing in this process's main thread
+    (``simulate``): each move of the engine's loop is a heartbeat; a step past
+    ``timeout`` prints one line naming the plugin and the hook, and the
+    process exits with code 1 (the thread cannot be stopped, nor unwound)."""
+    from cardcore import runner
+
+    busy = Busy(timeout)
+    runner.beat = busy.busy
+
+    def overrun() -> None:
+        who = culprit(busy.thread_id)
+        print(f"error: cardcore {command}: {who} ran past the move timeout ({timeout:g} s)", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(1)
+
+    busy.busy()
+    WATCHDOG.watch(busy, overrun)

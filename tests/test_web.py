@@ -404,7 +404,7 @@ def test_serve_prints_links_serves_and_stops_keeping_the_log(tmp_path):
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "Server stopped" in out
-    (log,) = (tmp_path / "logs").iterdir()
+    (log,) = (tmp_path / "logs").glob("*.jsonl")
     events = [json.loads(line)["event"] for line in log.read_text().splitlines()]
     assert events[0] == "table" and "deal_start" in events  # the match in progress is kept
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -388,3 +389,415 @@ def test_a_hanging_house_rule_stops_its_table_only(tmp_path, registry):
         stuck._thread.join(WAIT)
         assert not stuck._thread.is_alive() and stuck._version == version and stuck.phase == "error"
         assert http.get("/api/tables").status_code == 200
+
+
+# ---- a real server (``cardcore serve`` in a subprocess, on 127.0.0.1) -------
+RSS_BOUND_MB = 40  # what 20 never-reading clients may add to the server's memory
+
+
+class Served:
+    """``cardcore serve ARGS`` on a free port of 127.0.0.1: its links, and stopped at the end."""
+
+    def __init__(self, tmp_path: Any, *args: str) -> None:
+        import os
+        import subprocess
+        import sys
+
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cardcore.cli", "serve", *args, "--port", "0", "--bot-delay", "0",
+             "--log-dir", str(tmp_path / "logs")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        while not self.lines or not self.lines[-1].startswith("Lobby:"):
+            line = self.proc.stdout.readline()
+            assert line, self.proc.stderr.read()
+            self.lines.append(line.strip())
+        self.seats = [ln.split()[-1] for ln in self.lines if "(seat " in ln]
+        self.watch = next((ln.split()[-1] for ln in self.lines if ln.startswith("watch:")), "")
+        self.base = self.lines[-1].split()[1].rstrip("/")
+        import socket
+        import time
+
+        host, port = self.base.removeprefix("http://").rsplit(":", 1)
+        deadline = time.monotonic() + WAIT
+        while True:  # the links are printed as the server starts listening
+            try:
+                socket.create_connection((host, int(port)), timeout=WAIT).close()
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline, "the server did not listen"
+                time.sleep(0.05)
+
+    def ws(self, link: str) -> str:
+        return link.replace("http://", "ws://").replace("/seat/", "/ws/").replace("/watch/", "/ws/")
+
+    def rss_mb(self) -> float:
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        return int(next(ln.split()[1] for ln in status.splitlines() if ln.startswith("VmRSS:"))) / 1024
+
+    def stop(self, sig: int = 2) -> tuple[int, str]:
+        self.proc.send_signal(sig)
+        _, err = self.proc.communicate(timeout=WAIT)
+        return self.proc.returncode, err
+
+
+def play(ws: Any, moves: int, answered: set[int] | None = None, until: Any = None) -> dict[str, Any]:
+    """A person at ``ws`` plays ``moves`` moves (the first listed), pressing
+    *Next deal* between deals; the frame after the last (with ``until``: the
+    first frame after them that passes it). ``answered``: the decisions
+    answered already (a frame sent before a move arrives after it)."""
+    played, answered = 0, answered if answered is not None else set()
+    for _ in range(100 * moves + 100):
+        frame = json.loads(ws.recv(timeout=WAIT))
+        if frame["type"] != "state":
+            continue
+        st = frame["status"]
+        assert st["phase"] != "error", st["error"]
+        waiting = bool(frame["moves"]) and frame["decision"] not in answered  # a decision for us
+        if played == moves:
+            if until(frame, answered) if until is not None else not waiting:
+                return frame  # (never a decision left unanswered, unless ``until`` wants it)
+            if waiting:
+                moves += 1  # not the frame awaited: this decision is answered too
+        if frame["moves"] and frame["decision"] not in answered:
+            answered.add(frame["decision"])
+            ws.send(json.dumps({"type": "move", "decision": frame["decision"], "index": 0}))
+            played += 1
+        elif st["phase"] == "deal_over" and frame["you"] not in st["ready"]:
+            ws.send(json.dumps({"type": "next"}))
+        elif st["phase"] == "match_over":
+            ws.send(json.dumps({"type": "new_match"}))
+    raise AssertionError("the moves were not played")
+
+
+def test_never_reading_clients_and_a_hint_flood_leave_the_server_bounded(tmp_path):
+    """20 spectators that never read while a person plays 200 moves, then
+    500 hints for one decision: the server's memory grows by less than
+    ``RSS_BOUND_MB``, the flood runs one search, and the next move is applied
+    (its time is printed: about a hint's search, well under a second)."""
+    import socket
+    import time
+
+    from websockets.sync.client import connect
+
+    srv = Served(tmp_path, "carrousel", "--seat", "1=greedy")
+    sleepers: list[socket.socket] = []
+    try:
+        host, port = srv.base.removeprefix("http://").rsplit(":", 1)
+        token = srv.watch.rsplit("/", 1)[1]
+        for _ in range(20):  # a websocket handshake, then never a byte read
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.settimeout(WAIT)
+            s.connect((host, int(port)))
+            s.sendall(
+                f"GET /ws/{token} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            sleepers.append(s)
+        with connect(srv.ws(srv.seats[0]), open_timeout=WAIT) as ws:
+            answered: set[int] = set()
+            play(ws, 20, answered)
+            before = srv.rss_mb()
+            t0 = time.monotonic()
+            play(ws, 200, answered)
+            grown = srv.rss_mb() - before
+            print(f"\n200 moves in {time.monotonic() - t0:.1f} s")
+            assert grown < RSS_BOUND_MB, f"the server grew by {grown:.0f} MB"
+
+            def worth_a_hint(f: dict[str, Any], answered: set[int]) -> bool:
+                return len(f["moves"]) > 1 and f["decision"] not in answered
+
+            frame = play(ws, 0, answered, until=worth_a_hint)
+            for _ in range(500):
+                ws.send(json.dumps({"type": "hint", "decision": frame["decision"]}))
+            started = time.monotonic()
+            ws.send(json.dumps({"type": "move", "decision": frame["decision"], "index": 0}))
+            hints = errors = 0
+            while True:
+                got = json.loads(ws.recv(timeout=WAIT))
+                errors += got["type"] == "error" and "hint" in got["error"]  # (not a stale "next")
+                if got["type"] == "state" and got.get("hint"):
+                    hints += 1
+                if got["type"] == "state" and got["decision"] != frame["decision"]:
+                    break
+            took = time.monotonic() - started
+            print(f"\nserver grew {grown:.1f} MB; the move after 500 hints was applied in {took:.2f} s")
+            assert errors == 0 and hints <= 1
+    finally:
+        for s in sleepers:
+            s.close()
+        code, err = srv.stop()
+    assert code == 0 and "Traceback" not in err, err
+
+
+def test_two_hundred_spectators(tmp_path):
+    """200 spectators on one table while its person plays 30 moves: each
+    spectator is sent the state after the last move; the person's game goes on."""
+    import asyncio
+    import threading
+
+    from websockets.asyncio.client import connect as aconnect
+    from websockets.sync.client import connect
+
+    srv = Served(tmp_path, "paquet_voleur")
+    seen: dict[int, int] = {}
+    stop = threading.Event()
+    ready = threading.Event()
+
+    async def watch(i: int) -> None:
+        async with aconnect(srv.ws(srv.watch), open_timeout=WAIT, max_queue=None) as ws:
+            if len(seen) == 199:
+                ready.set()
+            seen[i] = 0
+            while not stop.is_set():
+                try:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                except TimeoutError:
+                    continue
+                seen[i] = max(seen[i], frame.get("seq", 0))
+
+    async def crowd() -> None:
+        await asyncio.gather(*(watch(i) for i in range(200)))
+
+    thread = threading.Thread(target=asyncio.run, args=(crowd(),), daemon=True)
+    thread.start()
+    try:
+        assert ready.wait(WAIT), f"{len(seen)} spectators connected"
+        with connect(srv.ws(srv.seats[0]), open_timeout=WAIT) as ws:
+            last = play(ws, 30)
+            import time
+
+            deadline = time.monotonic() + WAIT
+            while min(seen.values()) < last["seq"]:
+                assert time.monotonic() < deadline, sorted(seen.values())[:5]
+                time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(WAIT)
+        code, err = srv.stop()
+    assert code == 0 and "Traceback" not in err, err
+
+
+# ---- nothing lost -----------------------------------------------------------
+def settle(conns: dict[int, Any], latest: dict[int, dict[str, Any]], done: Any) -> None:
+    """Read every seat's frames until ``done(latest)``, then what is left."""
+    import time
+
+    deadline = time.monotonic() + WAIT
+    while True:
+        for s, ws in conns.items():
+            try:
+                frame = json.loads(ws.recv(timeout=0.02))
+            except TimeoutError:
+                continue
+            if frame["type"] == "state":
+                latest[s] = frame
+        if len(latest) == len(conns) and done(latest):
+            break
+        assert time.monotonic() < deadline, "the table did not get there"
+    for s, ws in conns.items():  # the frames sent with the last one
+        while True:
+            try:
+                frame = json.loads(ws.recv(timeout=0.1))
+            except TimeoutError:
+                break
+            if frame["type"] == "state":
+                latest[s] = frame
+
+
+def waiting(latest: dict[int, dict[str, Any]], old: dict[int, Any] | None = None) -> bool:
+    """The table waits for a person: a new decision, or all between deals."""
+    old = old or {}
+    if any(f["moves"] and f["decision"] != old.get(s) for s, f in latest.items()):
+        return True
+    phases = {f["status"]["phase"] for f in latest.values()}
+    return phases <= {"deal_over", "match_over"} and all(
+        f["you"] not in f["status"]["ready"] for f in latest.values()
+    )
+
+
+def step(conns: dict[int, Any], latest: dict[int, dict[str, Any]], wait: bool = True) -> int | None:
+    """The seat to move plays its first listed move (or both press *Next
+    deal*); with ``wait`` until the table waits again. The seat that moved."""
+    mover = next((s for s, f in latest.items() if f["moves"]), None)
+    old = {s: f["decision"] for s, f in latest.items()}
+    if mover is None:  # between deals (or after the match)
+        phase = latest[0]["status"]["phase"]
+        for ws in conns.values():
+            ws.send(json.dumps({"type": "next" if phase == "deal_over" else "new_match"}))
+    else:
+        conns[mover].send(json.dumps({"type": "move", "decision": old[mover], "index": 0}))
+    if wait:
+        settle(conns, latest, lambda got: waiting(got, old))
+    return mover
+
+
+def connect_all(srv: Served, tokens: list[str]) -> tuple[dict[int, Any], dict[int, dict[str, Any]], Any]:
+    from websockets.sync.client import connect
+
+    stack = contextlib.ExitStack()
+    url = srv.base.replace("http://", "ws://")
+    conns = {
+        i: stack.enter_context(connect(f"{url}/ws/{t}", open_timeout=WAIT)) for i, t in enumerate(tokens)
+    }
+    latest: dict[int, dict[str, Any]] = {}
+    settle(conns, latest, waiting)
+    return conns, latest, stack
+
+
+def test_sigterm_and_kill_9_lose_no_move_and_the_same_links_play_on(tmp_path):
+    """A two-person table over a real ``cardcore serve``: stopped by SIGTERM
+    between moves, then killed (-9) just as a move is sent, at random points;
+    started again each time over the same --log-dir: the same links play on,
+    each person's view and this deal's history as they were (the move sent
+    at the kill either played or not, never half), and the log replays."""
+    import os
+    import random
+    import signal
+    import time
+
+    from conftest import run_cli
+
+    rng = random.Random()
+    srv = Served(tmp_path, "paquet_voleur", "--seat", "1=human")
+    tokens = [link.rsplit("/", 1)[1] for link in srv.seats]
+    db = tmp_path / "logs" / "tables.db"
+    assert db.stat().st_mode & 0o777 == 0o600
+    seen_moves = 0
+    try:
+        for round_ in range(4):
+            conns, latest, stack = connect_all(srv, tokens)
+            with stack:
+                for _ in range(rng.randrange(3, 15)):
+                    if step(conns, latest) is not None:
+                        seen_moves += 1
+                before = {s: (f["view"], f["history"]) for s, f in latest.items()}
+                if round_ % 2 == 0:  # SIGTERM between moves: a clean stop, within 2 s
+                    started = time.monotonic()
+                    code, err = srv.stop(signal.SIGTERM)
+                    took = time.monotonic() - started
+                    assert code == 0 and "Traceback" not in err, err
+                    print(f"\nSIGTERM: stopped in {took:.2f} s")
+                    in_flight = None
+                else:  # kill -9 as a move goes out
+                    while not any(f["moves"] for f in latest.values()):  # a move, not Next deal
+                        step(conns, latest)
+                    before = {s: (f["view"], f["history"]) for s, f in latest.items()}
+                    in_flight = step(conns, latest, wait=False)
+                    time.sleep(rng.random() * 0.05)
+                    os.kill(srv.proc.pid, signal.SIGKILL)
+                    srv.proc.wait(WAIT)
+            srv = Served(tmp_path, "--port", "0")
+            assert sum("Resumed" in line for line in srv.lines) == 1, srv.lines
+            conns, latest, stack = connect_all(srv, tokens)  # the same links
+            with stack:
+                for s, f in latest.items():
+                    view, history = before[s]
+                    if in_flight is None or (f["view"], f["history"]) == (view, history):
+                        assert (f["view"], f["history"]) == (view, history), s
+                    else:  # the move sent at the kill was applied: one line more, nothing else lost
+                        assert f["history"][: len(history)] == history and len(f["history"]) > len(history)
+                        seen_moves += s == 0
+    finally:
+        code, err = srv.stop(signal.SIGTERM)
+    assert code == 0, err
+    (log,) = (tmp_path / "logs").glob("*.jsonl")
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0, out
+    from cardcore.log import replay
+    from cardcore.plugins import discover
+
+    assert replay(log, discover()).moves >= seen_moves
+
+
+HANG_RULE = """
+import time
+from cardcore import HouseRuleSpec, hookimpl
+
+class Hang:
+    moves = 0
+
+    @hookimpl(wrapper=True)
+    def cardcore_apply_move(self, state, move):
+        Hang.moves += 1
+        if Hang.moves == 5:
+            time.sleep(120)
+        return (yield)
+
+@hookimpl
+def cardcore_register_house_rules(register):
+    register(HouseRuleSpec("hang_rule.pv", "paquet_voleur", "hangs", Hang()))
+"""
+
+
+def install(site: Path, name: str, source: str) -> None:
+    """A house-rule package ``name`` laid out as pip installs it (module + dist-info)."""
+    (site / f"{name}.py").write_text(source)
+    dist = site / f"{name}-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(f"[cardcore.house_rules]\n{name} = {name}\n")
+    (dist / "top_level.txt").write_text(f"{name}\n")
+    (dist / "RECORD").write_text(f"{name}.py,,\n")
+
+
+def test_simulate_stops_a_hanging_rule_at_its_move_timeout(tmp_path):
+    """``simulate --move-timeout``: one line naming the house rule, its module
+    and package and the hook, exit code 1; without the rule it plays."""
+    import os
+    import subprocess
+    import sys
+
+    install(tmp_path, "hang_rule", HANG_RULE)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    base = [sys.executable, "-m", "cardcore.cli", "simulate", "paquet_voleur", "--deals", "2", "--seed", "1"]
+    done = subprocess.run(
+        [*base, "--house-rule", "hang_rule.pv", "--move-timeout", "1"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    lines = [ln for ln in done.stderr.splitlines() if ln and not ln.startswith("warning: ")]
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
+    assert lines[0] == (
+        "error: cardcore simulate: plugin hang_rule.pv (module hang_rule, package hang-rule), "
+        "hook cardcore_apply_move ran past the move timeout (1 s)"
+    )
+    done = subprocess.run([*base, "--move-timeout", "1"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+GARBAGE_RULE = """
+from cardcore import HouseRuleSpec, hookimpl
+
+class Garbage:
+    @hookimpl(wrapper=True)
+    def cardcore_legal_moves(self, state):
+        moves = yield  # each capture taking its own card too: the game cannot play it
+        return [m._replace(takes=m.takes + (m.card,)) if m.card is not None else m for m in moves]
+
+@hookimpl
+def cardcore_register_house_rules(register):
+    register(HouseRuleSpec("garbage_rule.pv", "paquet_voleur", "garbage moves", Garbage()))
+"""
+
+
+def test_a_house_rule_listing_garbage_moves_is_named_not_the_game(tmp_path):
+    """The game's code chokes on a move a house rule listed: the fault is
+    the house rule's (its name, module and package), not the game's package."""
+    import os
+    import subprocess
+    import sys
+
+    install(tmp_path, "garbage_rule", GARBAGE_RULE)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    args = ["simulate", "paquet_voleur", "--deals", "2", "--seed", "1", "--house-rule", "garbage_rule.pv"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardcore.cli", *args], env=env, capture_output=True, text=True, timeout=60
+    )
+    lines = [ln for ln in done.stderr.splitlines() if ln and not ln.startswith("warning: ")]
+    assert done.returncode == 1 and len(lines) == 1, done.stderr
+    assert "house rule garbage_rule.pv (module garbage_rule, package garbage-rule) listed a move" in lines[0]
+    assert "package cardcore" not in lines[0] and "cardcore_plugins" not in lines[0]

@@ -26,9 +26,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import hashlib
 import json
-import secrets
 from collections.abc import Iterable
 from importlib import resources
 from typing import Any
@@ -216,9 +214,8 @@ def create_app(
             return JSONResponse({"error": one_line(str(err))}, status_code=429)
         except CardcoreError as err:
             return JSONResponse({"error": one_line(str(err))}, status_code=400)
-        owner = secrets.token_urlsafe(16)  # whoever made it may close it; kept hashed
-        session.owner_hash = hashlib.sha256(owner.encode()).hexdigest()
-        return JSONResponse({**links(session), "owner": owner}, status_code=201)
+        # whoever made it may close it (the token is kept hashed)
+        return JSONResponse({**links(session), "owner": session.owner_token}, status_code=201)
 
     async def close_table(request: Request) -> Response:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()

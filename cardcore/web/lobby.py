@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import secrets
 import sys
 import threading
 import time
@@ -22,6 +23,7 @@ from cardcore.runner import parse_kind
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table, safe_name
 from cardcore.web.session import MOVE_TIMEOUT, TableSession
+from cardcore.web.store import Store, token_hash
 
 MAX_TABLES = 64  # open at once (stopped ones do not count): a lobby on a LAN, not a public site
 MAX_TABLES_PER_CLIENT = 8  # open at once, made by one address from the lobby's form
@@ -47,8 +49,10 @@ class Lobby:
         log_dir: Path | None = None,
         bot_delay: float = 0.0,
         allow_seeds: bool = False,
+        store: Store | None = None,
     ) -> None:
         self.registry = registry
+        self.store = store  # tables and journals kept across a restart (``resume``)
         # a seed from the lobby's form for a table with people: only if the
         # server was started so (``--allow-seeds``): whoever knows it deals every hand
         self.allow_seeds = allow_seeds
@@ -179,27 +183,81 @@ class Lobby:
                 move_timeout=self.move_timeout,
             )
             session.client = client
+            session.store = self.store
+            if client is not None:  # made in the lobby: its maker may close it
+                session.owner_token = secrets.token_urlsafe(16)
+                session.owner_hash = token_hash(session.owner_token)
             while session.id in self.sessions:  # ids are random: a clash is rare, never kept
                 session.id = random.SystemRandom().randbytes(4).hex()
                 session._info["id"] = session.id
             self.sessions[session.id] = session
+        return self._launch(session, log_path)
+
+    def _launch(self, session: TableSession, log_path: Path | None) -> TableSession:
         try:
+            if self.store is not None and not session.resumed:
+                self.store.add_table(session.id, session.stored())
             session.start()
         except OSError as err:  # the log cannot be opened: no table, rather than one left "starting"
             with self._lock:
                 self.sessions.pop(session.id, None)
+            session._forget()
             raise CardcoreError(f"{log_path}: cannot open the table's log ({err.strerror or err})") from None
         self._start_janitor()
         return session
 
+    def resume(self) -> list[TableSession]:
+        """Every table the store holds open (the server was stopped or killed),
+        started again where it was: its journal played, the same links."""
+        if self.store is None:
+            return []
+        resumed = []
+        for table_id, data in self.store.open_tables():
+            if table_id in self.sessions:
+                continue
+            try:
+                table = Table.from_names(
+                    self.registry,
+                    data["game"],
+                    data["players"],
+                    data.get("options") or {},
+                    data.get("house_rules") or [],
+                    data.get("names"),
+                )
+                log = Path(data["log"]) if data.get("log") else None
+                session = self.session_class(
+                    table,
+                    list(data["kinds"]),
+                    int(data["seed"]),
+                    name=str(data["name"]),
+                    log_path=log if log is not None and log.exists() else None,
+                    bot_delay=self.bot_delay,
+                    seed_given=bool(data.get("seed_given")),
+                    move_timeout=self.move_timeout,
+                )
+                session.restore(table_id, data, self.store.journal(table_id))
+                session.store = self.store
+            except (CardcoreError, KeyError, ValueError, TypeError) as err:
+                print(f"cardcore serve: table {table_id} cannot be resumed: {err}", file=sys.stderr)
+                self.store.close_table(table_id)
+                continue
+            with self._lock:
+                self.sessions[session.id] = session
+            resumed.append(self._launch(session, session.log_path))
+        return resumed
+
     # ---- finding and closing ---------------------------------------------
     def find(self, token: str) -> tuple[TableSession, int | None] | None:
-        """The table and seat of a secret link (seat None: a spectator's link)."""
+        """The table and seat of a secret link (seat None: a spectator's link);
+        a seat's link is known by its hash (what the store keeps)."""
+        import hmac
+
+        wanted = token_hash(token)
         for session in list(self.sessions.values()):
             if token == session.watch_link:
                 return session, None
-            for seat, link in session.links.items():
-                if token == link:
+            for seat, kept in session.link_hashes.items():
+                if hmac.compare_digest(wanted, kept):
                     return session, seat
         return None
 
@@ -213,6 +271,7 @@ class Lobby:
         if session is None or not session.owned_by(token):
             return False
         session.stop(timeout=2.0)
+        session._forget()
         with self._lock:
             self.sessions.pop(table_id, None)
         return True
@@ -228,6 +287,7 @@ class Lobby:
                 and now - session.active > self.idle_expiry
             ):
                 session.stop(timeout=2.0)
+                session._forget()
                 if session.ended is None:
                     session.ended = now
             if session.ended is not None and now - session.ended > self.keep_ended:

@@ -28,7 +28,6 @@ an error and changes nothing.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import queue
@@ -38,22 +37,25 @@ import sys
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from cardcore.cards import Card, CardError, parse_card
 from cardcore.decision import Decision, Step
+from cardcore.errors import CardcoreError
 from cardcore.game import DealState, Observation
 from cardcore.log import GameLog
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move, names_by_rank
+from cardcore.moves import Move, find_move, move_to_json, names_by_rank
 from cardcore.players import QuitGame
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table
 from cardcore.text import describe, one_line
 from cardcore.watchdog import WATCHDOG, Busy, culprit
+from cardcore.web.store import Store, token_hash
 
 HISTORY = 200  # lines of "what happened" (this deal's) a frame carries at most
 MOVE_TIMEOUT = 30.0  # seconds a hook or a bot may work on one step before its table stops
@@ -119,6 +121,11 @@ class TableSession:
         self.id = secrets.token_hex(4)
         self.people = [i for i, k in enumerate(kinds) if parse_kind(k)[0] == "human"]
         self.links = {seat: secrets.token_urlsafe(16) for seat in self.people}  # seat → secret token
+        self.link_hashes = {seat: token_hash(t) for seat, t in self.links.items()}  # what is kept
+        self.owner_token: str | None = None  # given once to whoever made it in the lobby
+        self.store: Store | None = None  # the server's tables and journals (set by the lobby)
+        self._replay: deque[dict[str, Any]] = deque()  # a resumed table's journal, still to play
+        self.resumed = False  # opened again from the store after a restart
         self.watch_link = secrets.token_urlsafe(12)  # spectators: the public view only
         self.bot_delay = bot_delay
         self.log_path = log_path
@@ -175,10 +182,59 @@ class TableSession:
         }
 
     # ---- the game thread ------------------------------------------------
+    def stored(self) -> dict[str, Any]:
+        """What the store keeps of the table, to open it again after a restart."""
+        return {
+            **self.table.describe(),
+            "name": self.name,
+            "kinds": self.kinds,
+            "seed": self.seed,
+            "seed_given": self.seed_given,
+            "links": {str(k): v for k, v in self.link_hashes.items()},
+            "watch": self.watch_link,
+            "owner": self.owner_hash,
+            "client": self.client,
+            "log": str(self.log_path) if self.log_path is not None else None,
+        }
+
+    def restore(self, table_id: str, data: dict[str, Any], journal: list[dict[str, Any]]) -> None:
+        """Become the stored table ``table_id``: its id and links, and its
+        journal to play again before anything new (``start`` then resumes)."""
+        self.id = table_id
+        self._info["id"] = table_id
+        self.links = {}  # never kept: each person still has his own
+        self.link_hashes = {int(k): v for k, v in data["links"].items()}
+        self.watch_link = data["watch"]
+        self.owner_hash = data.get("owner")
+        self.client = data.get("client")
+        self._replay = deque(journal)
+        self.resumed = True
+
+    def _journal(self, entry: dict[str, Any]) -> None:
+        """A journal entry, durable before the game goes on (a move: before it is applied)."""
+        if self.store is not None:
+            self.store.append(self.id, entry)
+
+    def _replayed(self, kind: str) -> dict[str, Any] | None:
+        """The next journal entry of a resumed table if it is a ``kind``; None
+        when the journal is played through (or goes on with another kind)."""
+        if self._replay and self._replay[0].get("t") == kind:
+            return self._replay.popleft()
+        return None
+
     def start(self) -> None:
         """Open the log and start playing (bots move at once, people are waited for)."""
-        if self.log_path is not None:
+        if self.log_path is not None and self.resumed:
+            # resumed: the log is written anew from the journal after its first line
+            with self.log_path.open("r+", encoding="utf-8") as f:
+                f.readline()
+                f.truncate(f.tell())
+            self._log_file = self.log_path.open("a", encoding="utf-8")
+            private = bool(self.people)
+            self.log = GameLog(self._log_file, self.table, self.kinds, None, header=False, private=private)
+        elif self.log_path is not None:
             self._log_file = self.log_path.open("x", encoding="utf-8")  # never overwrite a log
+            os.chmod(self.log_path, 0o600)  # the host's only (docs/WEB.md, the threat model)
             # with people at the table a match's lines are written when it
             # ends or the table stops, and the header names no seed (the
             # match's own line does, when written): the file never shows the
@@ -201,9 +257,13 @@ class TableSession:
 
     def _players(self, seed: int) -> list[Any]:
         return [
-            WebPlayer(self, seat)
-            if seat in self.people
-            else make_player(self.table, k, seat, bot_rng(seed, seat))
+            _Journaled(
+                self,
+                seat,
+                WebPlayer(self, seat)
+                if seat in self.people
+                else make_player(self.table, k, seat, bot_rng(seed, seat)),
+            )
             for seat, k in enumerate(self.kinds)
         ]
 
@@ -218,18 +278,26 @@ class TableSession:
                 with self._cond:
                     self._match_number += 1
                     number = self._match_number
-                seed = self._match_seed(number)
+                    # here, not at the match's end: a *New match* pressed as
+                    # soon as the last deal's frame shows must not be lost
+                    self._again = False
+                resumed = self._replayed("match")
+                if resumed is not None:
+                    seed = int(resumed["seed"])
+                else:
+                    seed = self._match_seed(number)
+                    self._journal({"t": "match", "n": number, "seed": seed})
                 match, _ = play_match(self.table, self._players(seed), seed, listeners, number=number)
                 with self._cond:
                     self._phase = "match_over"
                     self._winners = match.winners()
                     self._scores = list(match.scores)
-                    self._again = False
                     self._publish()
                     if not self.people:  # a show of bots: over with its match (nobody to ask again)
+                        self._forget()
                         return
                     self._watch.idle()
-                    while not self._again and not self._stopping:
+                    while not self._again and not self._stopping and not self._replay:
                         self._cond.wait()
                     self._watch.busy()
                     if self._stopping:
@@ -239,6 +307,7 @@ class TableSession:
         except Exception as err:  # a bug in a game or a bot: the table stops, the server goes on
             if self._abandoned:  # the watchdog stopped it already, and said why
                 return
+            self._forget()
             with self._cond:
                 self._phase = "error"
                 self._error = f"this table stopped: {describe(err)}"
@@ -270,7 +339,14 @@ class TableSession:
             self._cond.notify_all()
             self._publish()
         print(f"cardcore serve: table {self.name}: {self._error}", file=sys.stderr)  # one line
+        self._forget()
         self._close_log()
+
+    def _forget(self) -> None:
+        """The table is over for good (broken, or a show that ended): not resumed after a restart."""
+        if self.store is not None:
+            with contextlib.suppress(Exception):
+                self.store.close_table(self.id)
 
     def _close_log(self) -> None:
         if self.log is not None:
@@ -381,9 +457,14 @@ class TableSession:
     def _wait_between_deals(self, match: Match) -> None:
         with self._cond:
             self._watch.idle()
-            if not self.people:  # bots only: a short pause for the spectators
+            if not self.people and not self._replay:  # bots only: a short pause for the spectators
                 self._cond.wait(timeout=self.bot_delay * 5)
-            while not self._stopping and self.people and not self._ready.issuperset(self.people):
+            while (
+                not self._stopping
+                and self.people
+                and not self._replay  # resumed: the journal goes on past this pause
+                and not self._ready.issuperset(self.people)
+            ):
                 self._cond.wait()
             self._watch.busy()
             if self._stopping:
@@ -499,8 +580,7 @@ class TableSession:
         """Whether ``token`` is the one given to whoever made the table."""
         import hmac
 
-        given = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-        return self.owner_hash is not None and hmac.compare_digest(given, self.owner_hash)
+        return self.owner_hash is not None and hmac.compare_digest(token_hash(token), self.owner_hash)
 
     @property
     def phase(self) -> str:
@@ -574,6 +654,43 @@ class TableSession:
                 sub.push(text)
 
 
+class _Journaled:
+    """A seat's player, journaled: a resumed table's seat first plays the
+    moves its journal holds; then each move chosen (a person's, a bot's) is
+    committed to the journal before the engine applies it."""
+
+    def __init__(self, session: TableSession, seat: int, inner: Any) -> None:
+        self.s = session
+        self.seat = seat
+        self.inner = inner
+        self.needs_observation = getattr(inner, "needs_observation", False)
+
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        from cardcore.log import _named
+
+        s = self.s
+        entry = s._replayed("move")
+        if entry is not None:
+            data = entry.get("move") or {}
+            move = find_move(moves, data) if entry.get("seat") == self.seat else None
+            if move is None and decision is not None and entry.get("seat") == self.seat:
+                move = _named(data, moves, decision)
+            if move is None:
+                raise CardcoreError(
+                    f"the journal's move {str(data)[:80]} does not play here (seat {self.seat})"
+                )
+            return move
+        if s._replay:
+            raise CardcoreError(
+                f"the journal has a {str(s._replay[0].get('t'))[:20]!r} where a move is played"
+            )
+        chosen: Move = self.inner.choose(observation, moves, decision)
+        s._journal({"t": "move", "seat": self.seat, "move": move_to_json(chosen, "")})
+        return chosen
+
+
 class _Watcher(Listener):
     """The session's listener in the game thread: what happened, in words
     (public: the move texts and the game's events), and the views at each step."""
@@ -614,7 +731,7 @@ class _Watcher(Listener):
         s._refresh(state)
         with s._cond:
             s.active = time.monotonic()
-        if s.bot_delay and state.to_act not in s.people and not table.is_deal_over(state):
+        if s.bot_delay and not s._replay and state.to_act not in s.people and not table.is_deal_over(state):
             s._watch.idle()
             time.sleep(s.bot_delay)  # bots never wait, but a person (or a spectator) can follow them
             s._watch.busy()

@@ -1,0 +1,117 @@
+"""What a server keeps across a restart: its tables and their journals, in
+SQLite (the standard library's), WAL mode, one transaction per move.
+
+A table's row holds what it was opened with (game, seats, options, house
+rules, names), its seed, the *hashes* of its seat links (a link is its
+bearer's secret: the file does not hold it), its watch link (public) and its
+log file. Its journal holds, in order, each match's seed and every move
+played (``move_to_json``), each committed before the move is applied: a move
+is durable when it is applied. ``cardcore serve`` started again over the same
+file replays each open table's journal through the engine and goes on where
+it was, with the same links; its JSON-lines log is written anew from the
+journal (the log stays the export and replay format).
+
+The file and its ``-wal``/``-shm`` companions are made mode 0600: the host's
+machine is trusted (whoever reads the file can deal every hand of a seed it
+holds), nobody else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    closed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS journal (
+    table_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+"""
+
+
+def token_hash(token: str) -> str:
+    """How a seat's link is kept: its SHA-256 (the link itself is never stored)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@contextlib.contextmanager
+def _private_files() -> Iterator[None]:
+    old = os.umask(0o077)  # the database and its -wal / -shm files: the owner's only
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+class Store:
+    """One server's tables and journals (see the module's docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with _private_files():
+            os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+            os.chmod(path, 0o600)
+            self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")  # each commit on disk before it returns
+            self.db.executescript(SCHEMA)
+        for extra in ("-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.chmod(f"{path}{extra}", 0o600)
+        self._lock = threading.Lock()
+        self._next: dict[str, int] = {}
+
+    def add_table(self, table_id: str, data: dict[str, Any]) -> None:
+        with self._lock:
+            self.db.execute(
+                "INSERT OR REPLACE INTO tables (id, data) VALUES (?, ?)", (table_id, json.dumps(data))
+            )
+            self._next[table_id] = 0
+
+    def close_table(self, table_id: str) -> None:
+        """The table is over for good (closed, expired, broken): not resumed."""
+        with self._lock:
+            self.db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
+
+    def open_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        with self._lock:
+            rows = self.db.execute("SELECT id, data FROM tables WHERE closed = 0 ORDER BY rowid").fetchall()
+        return [(i, json.loads(d)) for i, d in rows]
+
+    def append(self, table_id: str, entry: dict[str, Any]) -> None:
+        """One journal entry, committed (and synced) before it returns."""
+        with self._lock:
+            n = self._next.get(table_id)
+            if n is None:
+                row = self.db.execute("SELECT MAX(n) FROM journal WHERE table_id = ?", (table_id,)).fetchone()
+                n = (row[0] + 1) if row and row[0] is not None else 0
+            self.db.execute(
+                "INSERT INTO journal (table_id, n, data) VALUES (?, ?, ?)", (table_id, n, json.dumps(entry))
+            )
+            self._next[table_id] = n + 1
+
+    def journal(self, table_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT data FROM journal WHERE table_id = ? ORDER BY n", (table_id,)
+            ).fetchall()
+        return [json.loads(d) for (d,) in rows]
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self.db.close()
