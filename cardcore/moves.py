@@ -144,8 +144,9 @@ def names_by_rank(move: Move, named: Sequence[Card]) -> list[str]:
     """The names of ``move``'s laid cards once each card of ``named`` takes the
     place of one of the same rank and another suit (no special card): what a
     person typed (``discard 6S`` for the listed ``discard 6C``)."""
-    slots = [c.name for c in laid_cards(move)]
-    ranks = [c.rank for c in laid_cards(move)]
+    laid = laid_cards(move)
+    slots = [c.name for c in laid]
+    ranks = [c.rank for c in laid]
     wanted = [c for c in named if not c.special]
     fixed = [False] * len(slots)
     for c in list(wanted):  # named cards the move lays already stay
