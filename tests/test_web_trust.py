@@ -801,3 +801,14 @@ def test_a_house_rule_listing_garbage_moves_is_named_not_the_game(tmp_path):
     assert done.returncode == 1 and len(lines) == 1, done.stderr
     assert "house rule garbage_rule.pv (module garbage_rule, package garbage-rule) listed a move" in lines[0]
     assert "package cardcore" not in lines[0] and "cardcore_plugins" not in lines[0]
+
+
+def test_a_deeply_nested_message_gets_an_error_frame(tmp_path, registry):
+    """A 2,000-deep JSON array under 4 KB: an error frame, the connection kept."""
+    with served(tmp_path, registry) as (_, http), contextlib.ExitStack() as stack:
+        made = http.post("/api/tables", json=TWO_PEOPLE).json()
+        inbox: queue.Queue[Any] = queue.Queue()
+        me = Client(http, made["seats"][0]["link"].rsplit("/", 1)[1], inbox, stack)
+        wait_for(inbox, lambda c, f: True)
+        assert "not JSON" in me.refused("[" * 2000 + "]" * 2000)
+        assert "unknown message type" in me.refused({"type": "dance"})  # still connected
