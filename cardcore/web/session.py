@@ -494,7 +494,7 @@ class TableSession:
             self._publish()
 
     def _say(self, text: str, seat: int | None = None, kind: str = "move") -> None:
-        self._history.append({"seat": seat, "text": text, "kind": kind})
+        self._history.append({"seat": seat, "text": plain(text), "kind": kind})  # no ruling ids in play
         del self._history[:-HISTORY]
 
     def _wait_between_deals(self, match: Match) -> None:
