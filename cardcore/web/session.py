@@ -11,8 +11,11 @@ it computes every person's view and the spectators' (``Table.observe`` /
 is built from those, so a connection never reaches the state and a seat only
 ever receives its own view and its own legal moves.
 
-Frames (``{"type": "state", ...}``, see ``TableSession.frame``) and errors
-(``{"type": "error", "error"}``) go out; messages come in:
+Frames (``{"type": "state", ...}``, see ``TableSession.frame``; to a
+connection that asked for them, after the first, ``{"type": "change", ...}``:
+what changed, see ``changes``) and errors (``{"type": "error", "error"}``) go
+out; messages come in (and ``{"type": "resync"}``, handled by the web layer:
+a whole frame next):
 
     {"type": "move", "decision": D, "index": I}   one of the listed moves
         optional "cards": [names]                 the cards picked, laid where suits do not
@@ -64,15 +67,27 @@ PHASES = ("starting", "playing", "deal_over", "match_over", "stopped", "error")
 
 class Subscriber:
     """One connection: the seat it holds (None: a spectator) and how to send
-    it a frame. ``push`` gets the frame as JSON text (encoded once for all the
-    connections that get the same frame: the spectators); it is called from
-    any thread and must not block (the web layer hands the text to its event
-    loop); ``kick`` tells the connection that another one took its seat."""
+    it a frame. ``push(text, kind)`` gets the frame as JSON text (encoded once
+    for all the connections that get the same frame: the spectators) and its
+    kind (``state``: a whole frame; ``change``: what changed since the frame
+    numbered ``base``); it is called from any thread and must not block (the
+    web layer hands the text to its event loop); ``kick`` tells the
+    connection that another one took its seat. ``changes``: the connection
+    understands change frames (``?changes=1``); ``base``: the number of the
+    last frame it was sent (None: it needs a whole one)."""
 
-    def __init__(self, seat: int | None, push: Callable[[str], None], kick: Callable[[], None]):
+    def __init__(
+        self,
+        seat: int | None,
+        push: Callable[[str, str], None],
+        kick: Callable[[], None],
+        changes: bool = False,
+    ):
         self.seat = seat
         self.push = push
         self.kick = kick
+        self.changes = changes
+        self.base: int | None = None
 
 
 class WebPlayer:
@@ -146,6 +161,11 @@ class TableSession:
         self._version = 0  # bumped each time the views are computed anew
         self._views: dict[int | None, dict[str, Any]] = {}
         self._history: list[dict[str, Any]] = []
+        self._history_start = 0  # the number of self._history[0] among all the lines said at this table
+        self._frames = 0  # frames published: each new one gets the next number ("n")
+        # per frame kind (a seat; None: the spectators): the last frame published,
+        # its number and its history's window (first line's number, end)
+        self._last: dict[int | None, tuple[int, dict[str, Any], tuple[int, int]]] = {}
         self._phase = "starting"
         self._match_number = 0
         self._deal = 0
@@ -452,7 +472,14 @@ class TableSession:
 
     def _say(self, text: str, seat: int | None = None, kind: str = "move") -> None:
         self._history.append({"seat": seat, "text": text, "kind": kind})
-        del self._history[:-HISTORY]
+        if len(self._history) > HISTORY:
+            self._history_start += len(self._history) - HISTORY
+            del self._history[:-HISTORY]
+
+    def _clear_history(self) -> None:
+        """A new deal: the lines of the last one go (the cards named are dealt anew)."""
+        self._history_start += len(self._history)
+        self._history.clear()
 
     def _wait_between_deals(self, match: Match) -> None:
         with self._cond:
@@ -643,15 +670,88 @@ class TableSession:
                 },
             }
 
+    def resync(self, sub: Subscriber) -> None:
+        """``sub`` lost track (a change whose base it does not hold): a whole frame next."""
+        with self._cond:
+            sub.base = None
+            self._publish()
+
     def _publish(self) -> None:
-        """Send every connection its frame: each encoded once, the spectators' shared."""
-        texts: dict[int | None, str] = {}
-        for sub in list(self._subs):
-            text = texts.get(sub.seat)
-            if text is None:
-                text = texts[sub.seat] = json.dumps(self.frame(sub.seat), separators=(",", ":"))
-            with contextlib.suppress(Exception):  # a connection going away is not the table's problem
-                sub.push(text)
+        """Send every connection what is new for it: per frame kind (a seat;
+        the spectators share one) the frame is built once and, when it
+        changed, numbered; a connection that holds the last one gets the
+        change (encoded once per kind), any other the whole frame (encoded
+        once per kind); one that holds this frame already gets nothing."""
+        kinds: dict[int | None, list[Subscriber]] = {}
+        for sub in self._subs:
+            kinds.setdefault(sub.seat, []).append(sub)
+        for seat, subs in kinds.items():
+            frame = self.frame(seat)
+            history = frame.pop("history")
+            window = (self._history_start, self._history_start + len(history))
+            before = self._last.get(seat)
+            if before is None or before[2] != window or before[1] != frame:
+                self._frames += 1
+                now = self._last[seat] = (self._frames, frame, window)
+            else:
+                now, before = before, None  # nothing changed for this kind
+            whole: str | None = None
+            change: str | None = None
+            for sub in subs:
+                if sub.base == now[0]:
+                    continue
+                if sub.changes and before is not None and sub.base == before[0]:
+                    if change is None:
+                        change = _dumps(changes(before, now, history))
+                    text, kind = change, "change"
+                else:
+                    if whole is None:
+                        whole = _dumps({**now[1], "n": now[0], "history": history})
+                    text, kind = whole, "state"
+                sub.base = now[0]
+                with contextlib.suppress(Exception):  # a connection going away is not the table's problem
+                    sub.push(text, kind)
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def changes(
+    before: tuple[int, dict[str, Any], tuple[int, int]],
+    now: tuple[int, dict[str, Any], tuple[int, int]],
+    history: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The change message from frame ``before`` to frame ``now`` (each: its
+    number, the frame without its history, the history's window: the number
+    of its first line and its end); ``history``: ``now``'s lines. See
+    docs/WEB.md, "Change frames"."""
+    (base, old, (start0, end0)), (n, new, (start, end)) = before, now
+    out: dict[str, Any] = {"type": "change", "n": n, "base": base}
+    for key, value in new.items():
+        if key not in ("type", "view") and (key not in old or old[key] != value):
+            out[key] = value
+    view0, view = old.get("view"), new.get("view")
+    if view is None or view0 is None:
+        if view is not view0:
+            out["view"] = view  # the whole view (or null)
+    else:
+        changed = {k: v for k, v in view.items() if k not in view0 or view0[k] != v}
+        if changed:
+            out["view"] = changed
+        gone = [k for k in view0 if k not in view]
+        if gone:
+            out["view_drop"] = gone
+    if (start0, end0) != (start, end):
+        if start0 <= start <= end0:  # the same lines go on: those past the old end are new
+            drop, add = start - start0, history[end0 - start :]
+        else:
+            drop, add = end0 - start0, history
+        if drop:
+            out["history_drop"] = drop
+        if add:
+            out["history_add"] = add
+    return out
 
 
 class _Journaled:
@@ -714,7 +814,7 @@ class _Watcher(Listener):
             s._dealer = match.dealer
             s._result = None
             s._phase = "playing"
-            s._history.clear()  # a new deal: the cards named before are dealt anew
+            s._clear_history()  # a new deal: the cards named before are dealt anew
             if s._deal == 1 and s._match_number > 1:
                 s._say(f"Match {s._match_number}", kind="match")
             s._say(f"Deal {s._deal}: {s.table.names[match.dealer]} deals", kind="deal")

@@ -15,7 +15,7 @@ function send(message) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  ws = new WebSocket(scheme + location.host + "/ws/" + token);
+  ws = new WebSocket(scheme + location.host + "/ws/" + token + "?changes=1");
   ws.onopen = () => { retries = 0; setConn("connected", "ok"); };
   ws.onmessage = (ev) => {
     let m;
@@ -27,7 +27,15 @@ function connect() {
       if (frame) render();
       return;
     }
-    if (m.type === "state") {
+    if (m.type === "state" || m.type === "change") {
+      const whole = nextFrame(frame, m); // frames.js
+      if (!whole) {
+        if (!ws.resyncing) send({ type: "resync" }); // a change we cannot build on: a whole frame
+        ws.resyncing = true;
+        return;
+      }
+      ws.resyncing = false;
+      m = whole;
       if (!frame || m.decision !== frame.decision) selected = null;
       frame = m;
       sent = false;
