@@ -1055,6 +1055,15 @@ def study(
     help="Tables open at once (stopped ones do not count).",
 )
 @click.option(
+    "--away-limit",
+    type=click.FloatRange(0),
+    default=180,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a person's seat is away before the other people may hand it to a bot "
+    "(his link takes it back).",
+)
+@click.option(
     "--state",
     "state_path",
     type=FilePath(dir_okay=False, path_type=Path),
@@ -1078,6 +1087,7 @@ def serve(
     log_dir: Path,
     bot_delay: float,
     max_tables: int,
+    away_limit: float,
     state_path: Path | None,
     config_path: Path,
 ) -> None:
@@ -1125,6 +1135,7 @@ def serve(
     signal.signal(signal.SIGTERM, terminate)
     lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
     lobby.max_tables = max_tables
+    lobby.away_limit = away_limit
     opened = []
     resumed = []
     try:

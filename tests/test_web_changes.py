@@ -254,30 +254,26 @@ def test_changes_rebuild_crafted_frames():
     assert next_frame({"n": 7}, {"type": "change", "n": 9, "base": 8}) is None  # a missed base
 
 
-@pytest.mark.browser
-def test_the_page_rebuilds_the_same_frames(registry, tmp_path):
-    """In Chromium: the page's ``frames.js`` rebuilds the crafted frames, and
-    a spectator's page of a show of bots holds the last whole frame."""
+@contextlib.contextmanager
+def live_browser(lobby: Lobby) -> Any:
+    """A real server over ``lobby`` on a free port of 127.0.0.1 (in a thread)
+    and Chromium (Playwright): (its base URL, the browser); skipped where
+    there is no Chromium, unless ``CARDCORE_REQUIRE_BROWSER`` is set."""
     import os
     import shutil
     import socket
 
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(chromium).exists():
-        assert not os.environ.get("CARDCORE_REQUIRE_BROWSER"), (
-            "no Chromium, and CARDCORE_REQUIRE_BROWSER is set"
-        )
+        assert not os.environ.get("CARDCORE_REQUIRE_BROWSER"), "no Chromium, and it is required"
         pytest.skip("no Chromium: apt-get install -y --no-upgrade chromium")
     sync_api = pytest.importorskip("playwright.sync_api", reason="no Playwright (pip install playwright)")
     uvicorn = pytest.importorskip("uvicorn")
-
-    lobby = Lobby(registry, ROOT / "games.yaml", tmp_path / "logs", bot_delay=0.01)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     srv = uvicorn.Server(uvicorn.Config(create_app(lobby), log_level="warning", lifespan="off"))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     try:
         deadline = time.monotonic() + WAIT
         while not srv.started:
@@ -286,29 +282,36 @@ def test_the_page_rebuilds_the_same_frames(registry, tmp_path):
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=["--headless=new", "--no-sandbox"])
             try:
-                page = browser.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda err: errors.append(str(err)))
-                received: list[dict[str, Any]] = []
-                page.on(
-                    "websocket", lambda ws: ws.on("framereceived", lambda t: received.append(json.loads(t)))
-                )
-                session = open_table(lobby, "carrousel", ["greedy"] * 4, {"target": 30})
-                page.goto(f"{base}/watch/{session.watch_link}")
-                rebuilt = page.evaluate(
-                    "(ms) => { let f = null; return ms.map((m) => (f = nextFrame(f, m))); }",
-                    [m for m, _ in crafted()],
-                )
-                assert rebuilt == [w for _, w in crafted()]
-                page.wait_for_function("() => frame && frame.status.phase === 'stopped'", timeout=60_000)
-                held = page.evaluate("() => frame")
-                frames = whole_frames(received)
-                assert held == frames[-1] and sum(m["type"] == "change" for m in received) > 40
-                assert {k: v for k, v in held.items() if k != "n"} == session.frame(None)
-                assert errors == []
+                yield f"http://127.0.0.1:{sock.getsockname()[1]}", browser
             finally:
                 browser.close()
     finally:
         srv.should_exit = True
         thread.join(10)
         lobby.close()
+
+
+@pytest.mark.browser
+def test_the_page_rebuilds_the_same_frames(registry, tmp_path):
+    """In Chromium: the page's ``frames.js`` rebuilds the crafted frames, and
+    a spectator's page of a show of bots holds the last whole frame."""
+    lobby = Lobby(registry, ROOT / "games.yaml", tmp_path / "logs", bot_delay=0.01)
+    with live_browser(lobby) as (base, browser):
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        received: list[dict[str, Any]] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda t: received.append(json.loads(t))))
+        session = open_table(lobby, "carrousel", ["greedy"] * 4, {"target": 30})
+        page.goto(f"{base}/watch/{session.watch_link}")
+        rebuilt = page.evaluate(
+            "(ms) => { let f = null; return ms.map((m) => (f = nextFrame(f, m))); }",
+            [m for m, _ in crafted()],
+        )
+        assert rebuilt == [w for _, w in crafted()]
+        page.wait_for_function("() => frame && frame.status.phase === 'stopped'", timeout=60_000)
+        held = page.evaluate("() => frame")
+        frames = whole_frames(received)
+        assert held == frames[-1] and sum(m["type"] == "change" for m in received) > 40
+        assert {k: v for k, v in held.items() if k != "n"} == session.frame(None)
+        assert errors == []

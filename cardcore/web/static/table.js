@@ -75,6 +75,7 @@ function render() {
     (st.match > 1 ? "match " + st.match + " · " : "") + (st.deal ? "deal " + st.deal : "");
   document.getElementById("goal").textContent = t.goal;
   renderSeats(f, view);
+  renderAway(f);
   renderScores(f);
   renderBoard(view);
   renderHistory(f.history);
@@ -101,6 +102,27 @@ function renderSeats(f, view) {
     box.append(chip);
   });
   if (view.stock !== undefined) box.append(el("div", "seat stock", "stock: " + view.stock));
+}
+
+// People away: whose seat a bot plays, and for whoever is here a button to
+// hand a seat away past the table's limit to a bot (his link takes it back).
+function renderAway(f) {
+  const box = document.getElementById("away");
+  if (!box) return;
+  box.replaceChildren();
+  f.seats.forEach((s, i) => {
+    if (!s.person || i === f.you) return;
+    if (s.covered) {
+      box.append(el("p", "away-note", "A bot plays for " + s.name + " until " + s.name + " comes back."));
+    } else if (s.coverable && f.you !== null && !["stopped", "error"].includes(f.status.phase)) {
+      const b = el("button", "back cover", "Let a bot play for " + s.name);
+      b.dataset.seat = i;
+      b.title = s.name + " has been away a while; opening the link again takes the seat back";
+      b.onclick = () => { b.disabled = true; send({ type: "cover", seat: i }); };
+      box.append(b);
+    }
+  });
+  box.hidden = !box.childElementCount;
 }
 
 function renderScores(f) {
