@@ -49,6 +49,7 @@ CONFIG = """tables:
       - {kind: greedy}
 """
 TIMEOUT = 60.0  # seconds without a frame: that table counts an error and stops
+RECEIVED = [0]  # characters the clients received while measured
 QUERY = ["?changes=1"]  # what the clients ask for ("": whole frames, --whole-frames)
 
 
@@ -127,7 +128,10 @@ async def person(url: str, moves: int, out: list[float], errors: list[str], star
         held: dict[str, Any] | None = None
         try:
             while played < moves:
-                message = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+                text = await asyncio.wait_for(ws.recv(), TIMEOUT)
+                if started.is_set():
+                    RECEIVED[0] += len(text)
+                message = json.loads(text)
                 if message["type"] not in ("state", "change"):
                     if "not over" not in message.get("error", ""):  # a Next pressed twice: harmless
                         errors.append(message.get("error", "?"))
@@ -165,6 +169,7 @@ async def run_clients(seats: list[str], moves: int, pid: int) -> tuple[list[floa
     tasks = [asyncio.create_task(person(u + QUERY[0], moves, out, errors, started)) for u in seats]
     await asyncio.sleep(1.0)  # every connection open and its first frame sent
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    RECEIVED[0] = 0
     started.set()
     await asyncio.gather(*tasks)
     return out, errors, cpu_seconds(pid) - cpu0, time.perf_counter() - t0
@@ -192,6 +197,7 @@ def measure(k: int, moves: int) -> dict[str, Any]:
         "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(lat)), 2),
         "server_cpu_share": round(cpu / wall, 2),
         "wall_s": round(wall, 1),
+        "kb_received_per_move": round(RECEIVED[0] / 1000 / max(1, len(lat)), 1),
         "errors": len(errors),
         "first_errors": errors[:3],
     }
@@ -217,7 +223,8 @@ def main() -> None:
             print(
                 f"K={k:>3}: {row['moves']} moves, latency p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms; "
                 f"server CPU {row['server_cpu_ms_per_move']} ms per move ({row['server_cpu_share']:.0%} "
-                f"of a core); {row['errors']} errors {row['first_errors'] or ''}",
+                f"of a core); {row['kb_received_per_move']} kB received per move; "
+                f"{row['errors']} errors {row['first_errors'] or ''}",
                 flush=True,
             )
 
