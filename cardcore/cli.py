@@ -399,6 +399,13 @@ def _default_bot(table: Table) -> str:
     is_flag=True,
     help="Let CARDCORE_TRACE_HOOKS=1 print hook calls, which show every hand, to a person playing.",
 )
+@click.option(
+    "--move-timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Stop with one line naming the plugin and hook when a bot or a hook takes longer on one "
+    "move (waiting for you does not count); the autosave is kept.",
+)
 @config_option
 @friendly
 def play(
@@ -417,6 +424,7 @@ def play(
     resume_last: bool,
     from_path: Path | None,
     trace_reveals: bool,
+    move_timeout: float | None,
 ) -> None:
     """Play GAME at the terminal: you at seat 0, bots at the other seats.
 
@@ -455,7 +463,9 @@ def play(
     if where.first_deal is not None:
         click.echo(f"From {from_path}: the position's deal first, then the match goes on.")
     _quiet_trace(table, kinds, trace_reveals)
-    _run_play(table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed)
+    _run_play(
+        table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed, move_timeout
+    )
 
 
 class _PlaySource:
@@ -553,7 +563,13 @@ def _quiet_trace(table: Table, kinds: list[str], trace_reveals: bool) -> None:
 
 
 def _run_play(
-    table: Table, kinds: list[str], seed: int, where: _PlaySource, confirm_forced: bool, given_seed: bool
+    table: Table,
+    kinds: list[str],
+    seed: int,
+    where: _PlaySource,
+    confirm_forced: bool,
+    given_seed: bool,
+    move_timeout: float | None = None,
 ) -> None:
     """How ``cardcore play`` runs: the players, the printer and the log, the
     person's save (``s``) and undo, then the match to its end or a stop."""
@@ -593,6 +609,16 @@ def _run_play(
     if journal is not None:
         listeners.append(journal)
     saved = [log_path or (resume_path if log_file is not None else None)]
+    if move_timeout is not None:
+        from cardcore.watchdog import arm
+
+        def kept_on_overrun() -> str | None:
+            if journal is None:
+                return None
+            journal.sync()  # the moves played so far stay resumable
+            return "; the game is autosaved up to its last move (`cardcore play --last`)"
+
+        arm(move_timeout, "play", kept_on_overrun)
 
     def save() -> str:
         from cardcore.files import free_name
@@ -655,8 +681,11 @@ def _run_play(
 
 def _another_match() -> bool:
     """After a match with a person: play another at the same table?"""
+    from cardcore.watchdog import person_waits
+
     try:
-        answer = click.prompt("Another match? (y/n)", default="n", show_default=False)
+        with person_waits():
+            answer = click.prompt("Another match? (y/n)", default="n", show_default=False)
     except click.Abort:  # no more input
         return False
     return str(answer).strip().lower() in {"y", "yes"}
@@ -1055,6 +1084,15 @@ def study(
     help="Tables open at once (stopped ones do not count).",
 )
 @click.option(
+    "--away-limit",
+    type=click.FloatRange(0),
+    default=180,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a person's seat is away before the other people may hand it to a bot "
+    "(his link takes it back).",
+)
+@click.option(
     "--state",
     "state_path",
     type=FilePath(dir_okay=False, path_type=Path),
@@ -1078,6 +1116,7 @@ def serve(
     log_dir: Path,
     bot_delay: float,
     max_tables: int,
+    away_limit: float,
     state_path: Path | None,
     config_path: Path,
 ) -> None:
@@ -1125,6 +1164,7 @@ def serve(
     signal.signal(signal.SIGTERM, terminate)
     lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
     lobby.max_tables = max_tables
+    lobby.away_limit = away_limit
     opened = []
     resumed = []
     try:

@@ -154,6 +154,15 @@ class Undoable:
         return move
 
 
+def _prompt(prompt: str) -> str:
+    """A person's answer at the terminal (waiting for him is no overrun: ``watchdog.person_waits``)."""
+    from cardcore.watchdog import person_waits
+
+    with person_waits():
+        answer: str = click.prompt(prompt, prompt_suffix=" > ", default="", show_default=False)
+    return answer
+
+
 class HumanPlayer:
     """A person at the terminal: shows the seat's view and a numbered list of moves.
 
@@ -179,9 +188,7 @@ class HumanPlayer:
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
         self.by_rank = not getattr(table.plugin, "suits_matter", True)  # Canasta: 9S names any 9
-        self.input: Callable[[str], str] = lambda prompt: click.prompt(
-            prompt, prompt_suffix=" > ", default="", show_default=False
-        )
+        self.input: Callable[[str], str] = _prompt
         self.echo: Callable[[str], None] = click.echo
 
     MAX_ENTRIES = 12  # a menu longer than this is grouped (the view fits 80×24)

@@ -49,6 +49,8 @@ from cardcore.web.session import Subscriber
 MAX_MESSAGE = 4096  # characters: a move message is some forty
 MAX_BODY = 65536  # bytes of a table's form
 MAX_PENDING = 32  # messages waiting to go to one connection (a state frame replaces the one before)
+MAX_CHANGES = 16  # change frames waiting to go to one connection: past it, one whole frame instead
+RESYNC = "resync"  # the outbox's own: send a whole frame (the table is asked for it)
 SEND_TIMEOUT = 10.0  # seconds a connection may take to take one message in
 MAX_CONNECTIONS_PER_CLIENT = 256  # websockets open at once from one address
 SLOW = 4008  # close code: the reader was too slow (reconnecting brings the whole state)
@@ -154,18 +156,34 @@ def security_headers(host: str) -> _Raw:
 class Outbox:
     """What waits to go to one connection, in its event loop: a state frame
     replaces one not sent yet (each is the whole state), so a slow reader
-    never piles frames up; past ``MAX_PENDING`` messages it is dropped."""
+    never piles frames up; change frames (each builds on the one before)
+    queue, and past ``MAX_CHANGES`` of them they are all dropped for one
+    whole frame (``resync``: asked of the table when the sender gets there;
+    changes that come meanwhile are dropped, the whole frame holds them);
+    past ``MAX_PENDING`` messages the reader is dropped."""
 
     def __init__(self) -> None:
         self.items: collections.deque[tuple[str, str]] = collections.deque()
         self.ready = asyncio.Event()
         self.overflow = False
+        self.changes = 0  # change frames waiting
+        self.awaiting = False  # a whole frame is asked for: changes before it are dropped
 
     def put(self, kind: str, text: str) -> None:
+        if kind == "change" and self.awaiting:
+            return
+        if kind == "state":
+            self.awaiting = False
         if kind == "state" and self.items and self.items[-1][0] == "state":
             self.items[-1] = (kind, text)
+        elif kind == "change" and self.changes >= MAX_CHANGES:
+            kept = [i for i in self.items if i[0] not in ("state", "change")]
+            self.items = collections.deque([*kept, (RESYNC, "")])
+            self.changes = 0
+            self.awaiting = True
         else:
             self.items.append((kind, text))
+            self.changes += kind == "change"
             self.overflow = self.overflow or len(self.items) > MAX_PENDING
         self.ready.set()
 
@@ -175,7 +193,9 @@ class Outbox:
             await self.ready.wait()
         if self.overflow:
             return ("slow", "")
-        return self.items.popleft()
+        item = self.items.popleft()
+        self.changes -= item[0] == "change"
+        return item
 
 
 def create_app(
@@ -272,10 +292,12 @@ def create_app(
         def refuse(error: str) -> None:
             out.put("error", json.dumps({"type": "error", "error": error}))
 
-        sub = Subscriber(seat, push, kick=lambda: push("", _KICK))
+        # ?changes=1: the page patches change frames (docs/WEB.md); else whole frames only
+        changes = ws.query_params.get("changes") == "1"
+        sub = Subscriber(seat, push, kick=lambda: push("", _KICK), changes=changes)
         session.connect(sub)
-        sender = asyncio.create_task(_send(ws, out))
-        receiver = asyncio.create_task(_receive(ws, session, seat, refuse))
+        sender = asyncio.create_task(_send(ws, out, lambda: session.resync(sub)))
+        receiver = asyncio.create_task(_receive(ws, session, sub, refuse))
         try:
             await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -305,19 +327,23 @@ def create_app(
     return Guard(app, hosts, origins)
 
 
-def answer(session: Any, seat: int | None, text: str) -> str | None:
-    """A message's text → None (taken) or the error to send back."""
+def answer(session: Any, seat: int | None, text: str, sub: Subscriber | None = None) -> str | None:
+    """A message's text → None (taken) or the error to send back.
+    ``{"type": "resync"}`` (any link) asks for a whole frame next."""
     if len(text) > MAX_MESSAGE:
         return f"message too long ({len(text)} characters)"
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: an array nested thousands deep
         return "not JSON: " + one_line(text, 40)
+    if sub is not None and isinstance(message, dict) and message.get("type") == "resync":
+        session.resync(sub)
+        return None
     result: str | None = session.submit(seat, message)
     return result
 
 
-async def _receive(ws: WebSocket, session: Any, seat: int | None, refuse: Any) -> None:
+async def _receive(ws: WebSocket, session: Any, sub: Subscriber, refuse: Any) -> None:
     """A connection's messages, each answered (an error when refused)."""
     with contextlib.suppress(Exception):  # the connection broke: the seat waits for him to come back
         while True:
@@ -328,18 +354,23 @@ async def _receive(ws: WebSocket, session: Any, seat: int | None, refuse: Any) -
             if text is None:
                 refuse("send text: a JSON object")
                 continue
-            error = answer(session, seat, text)
+            error = answer(session, sub.seat, text, sub)
             if error:
                 refuse(error)
 
 
-async def _send(ws: WebSocket, out: Outbox) -> None:
+async def _send(ws: WebSocket, out: Outbox, resync: Any) -> None:
     """A connection's frames, in order; a reader too slow (``MAX_PENDING``
     waiting, or one message not taken in ``SEND_TIMEOUT``) is closed with code
-    ``SLOW``: his page reconnects and gets the whole state."""
+    ``SLOW``: his page reconnects and gets the whole state. Past
+    ``MAX_CHANGES`` change frames waiting, ``resync()`` asks the table for a
+    whole one instead."""
     with contextlib.suppress(Exception):
         while True:
             kind, text = await out.get()
+            if kind == RESYNC:
+                resync()
+                continue
             if kind == _KICK:
                 error = "this seat was opened in another window"
                 await ws.send_json({"type": "error", "error": error, "fatal": True})

@@ -22,7 +22,7 @@ from cardcore.plugins import Registry, game_catalog
 from cardcore.runner import parse_kind
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table, safe_name
-from cardcore.web.session import MOVE_TIMEOUT, TableSession
+from cardcore.web.session import AWAY_LIMIT, MOVE_TIMEOUT, TableSession
 from cardcore.web.store import Store, token_hash
 
 MAX_TABLES = 64  # open at once (stopped ones do not count): a lobby on a LAN, not a public site
@@ -62,6 +62,7 @@ class Lobby:
         self.sessions: dict[str, TableSession] = {}
         self.session_class = TableSession  # tests put a purpose-built variant here
         self.move_timeout = MOVE_TIMEOUT
+        self.away_limit = AWAY_LIMIT  # a person away this long may be handed to a bot (serve --away-limit)
         self.idle_expiry = IDLE_EXPIRY
         self.keep_ended = KEEP_ENDED
         self.max_tables = MAX_TABLES
@@ -181,6 +182,7 @@ class Lobby:
                 bot_delay=self.bot_delay,
                 seed_given=seed is not None,
                 move_timeout=self.move_timeout,
+                away_limit=self.away_limit,
             )
             session.client = client
             session.store = self.store
@@ -234,6 +236,7 @@ class Lobby:
                     bot_delay=self.bot_delay,
                     seed_given=bool(data.get("seed_given")),
                     move_timeout=self.move_timeout,
+                    away_limit=float(data.get("away_limit", self.away_limit)),
                 )
                 session.restore(table_id, data, self.store.journal(table_id))
                 session.store = self.store

@@ -26,7 +26,7 @@ function send(message) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  ws = new WebSocket(scheme + location.host + "/ws/" + token);
+  ws = new WebSocket(scheme + location.host + "/ws/" + token + "?changes=1");
   ws.onopen = () => { retries = 0; setConn("connected", "ok"); };
   ws.onmessage = (ev) => {
     let m;
@@ -38,7 +38,15 @@ function connect() {
       if (frame) render();
       return;
     }
-    if (m.type === "state") {
+    if (m.type === "state" || m.type === "change") {
+      const whole = nextFrame(frame, m); // frames.js
+      if (!whole) {
+        if (!ws.resyncing) send({ type: "resync" }); // a change we cannot build on: a whole frame
+        ws.resyncing = true;
+        return;
+      }
+      ws.resyncing = false;
+      m = whole;
       if (!frame || m.decision !== frame.decision) selected = null;
       frame = m;
       sent = false;
@@ -111,6 +119,27 @@ function renderScoreline(f) {
     s.append(el("span", "", sideName(seats) + " "), el("strong", "", String(f.status.scores[i] ?? 0)));
     box.append(s);
   });
+}
+
+// People away: whose seat a bot plays, and for whoever is here a button to
+// hand a seat away past the table's limit to a bot (his link takes it back).
+function renderAway(f) {
+  const box = document.getElementById("away");
+  if (!box) return;
+  box.replaceChildren();
+  f.seats.forEach((s, i) => {
+    if (!s.person || i === f.you) return;
+    if (s.covered) {
+      box.append(el("p", "away-note", "A bot plays for " + s.name + " until " + s.name + " comes back."));
+    } else if (s.coverable && f.you !== null && !["stopped", "error"].includes(f.status.phase)) {
+      const b = el("button", "back cover", "Let a bot play for " + s.name);
+      b.dataset.seat = i;
+      b.title = s.name + " has been away a while; opening the link again takes the seat back";
+      b.onclick = () => { b.disabled = true; send({ type: "cover", seat: i }); };
+      box.append(b);
+    }
+  });
+  box.hidden = !box.childElementCount;
 }
 
 // ---- the seats around the table ------------------------------------------
