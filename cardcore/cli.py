@@ -1012,6 +1012,18 @@ def study(
     help="Address to listen on; 0.0.0.0 lets the other machines of your network in.",
 )
 @click.option(
+    "--lan",
+    is_flag=True,
+    help="Let the other machines of your network in (--host 0.0.0.0): the links carry this "
+    "machine's network address.",
+)
+@click.option(
+    "--no-lobby-seats",
+    "no_lobby_seats",
+    is_flag=True,
+    help="A person's seat is his link's only: the lobby offers no 'Take this seat'.",
+)
+@click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one)."
 )
 @click.option(
@@ -1071,6 +1083,8 @@ def serve(
     house_rules: tuple[str, ...],
     table_names: tuple[str, ...],
     host: str,
+    lan: bool,
+    no_lobby_seats: bool,
     port: int,
     seed: int | None,
     allow_seeds: bool,
@@ -1104,6 +1118,11 @@ def serve(
         raise CardcoreError(f"cardcore serve needs {err.name}: pip install cardcore (it brings it)") from None
     if game and table_names:
         raise CardcoreError("give either GAME or --table, not both")
+    if lan:
+        source = click.get_current_context().get_parameter_source("host")
+        if source == click.core.ParameterSource.COMMANDLINE and host != "0.0.0.0":
+            raise CardcoreError(f"give either --lan or --host {host}, not both (--lan listens on 0.0.0.0)")
+        host = "0.0.0.0"
     for origin in allow_origins:
         if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
             raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
@@ -1125,6 +1144,7 @@ def serve(
     signal.signal(signal.SIGTERM, terminate)
     lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
     lobby.max_tables = max_tables
+    lobby.lobby_seats = not no_lobby_seats
     opened = []
     resumed = []
     try:
@@ -1157,14 +1177,20 @@ def serve(
         port = sock.getsockname()[1]
         link_host = _link_host(host)
         base = f"http://{link_host}:{port}"
+        lobby.public_base = base
         hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
         if host in ("0.0.0.0", "::", ""):
             hosts.add(socket.gethostname())
+            with contextlib.suppress(OSError):
+                hosts.add(socket.gethostbyname(socket.gethostname()))
         for session in opened:
             click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
             for seat_no, token in session.links.items():
                 click.echo(f"  {session.table.names[seat_no]} (seat {seat_no}): {base}/seat/{token}")
             click.echo(f"  watch: {base}/watch/{session.watch_link}")
+            code = session._info.get("code")
+            if code:
+                click.echo(f"  join: {base}/join/{code}   (table code {code}: take a free seat there)")
             if session.log_path is not None:
                 click.echo(f"  log: {session.log_path}")
         for session in resumed:
@@ -1190,15 +1216,13 @@ def serve(
 
 
 def _link_host(host: str) -> str:
-    """The address to print in a link: the machine's own for 0.0.0.0."""
-    import socket
-
+    """The address to print in a link: for 0.0.0.0 (``--lan``), the machine's
+    network address (``web.address.network_address``: no packet sent)."""
     if host not in ("0.0.0.0", "::", ""):
         return f"[{host}]" if ":" in host else host
-    try:
-        return socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return socket.gethostname()
+    from cardcore.web.address import network_address
+
+    return network_address()
 
 
 @main.command()
