@@ -48,11 +48,47 @@ class UserError(click.ClickException):
 DEBUG_ENV = "CARDCORE_DEBUG"
 
 
+class GameCommand(click.Command):
+    """A command whose ``--help`` after a GAME (``cardcore play canasta
+    --help``) gives ``--players`` that game's own range."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["cardcore.argv"] = list(args)  # read by the help, which click shows while parsing
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from cardcore.errors import CardcoreError
+
+        argv = ctx.meta.get("cardcore.argv") or []
+        players = next((p for p in self.params if p.name == "players"), None)
+        named = argv[0] if argv and not argv[0].startswith("-") else None
+        takes_game = "game" in {p.name for p in self.params}
+        if not isinstance(players, click.Option) or named is None or not takes_game:
+            super().format_options(ctx, formatter)
+            return
+        try:
+            spec = registry().game(named)
+        except CardcoreError:  # not a game: the help as it is (the command says why when run)
+            super().format_options(ctx, formatter)
+            return
+        low, high = spec.min_players, spec.max_players
+        count = f"{low}" if low == high else f"{low} to {high}"
+        old = players.help
+        default = spec.default_players
+        players.help = f"Number of players: {spec.title} is played by {count} (default {default})."
+        try:
+            super().format_options(ctx, formatter)
+        finally:
+            players.help = old
+
+
 class CardcoreGroup(click.Group):
     """click's group, with every error as one line: ``error: …``, exit code 2
     for the user's mistakes; an unexpected error (a bug, a broken plugin) is
     one line too, naming the command, with exit code 1 (``--debug`` or
     ``CARDCORE_DEBUG=1`` shows the traceback)."""
+
+    command_class = GameCommand
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False

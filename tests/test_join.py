@@ -325,3 +325,23 @@ def test_a_real_server_prints_the_join_link_and_gives_a_seat(tmp_path):
     finally:
         code_, err = srv.stop()
     assert code_ == 0 and "Traceback" not in err, err
+
+
+def test_a_match_with_seats_taken_from_the_lobby_replays(tmp_path, registry):
+    from cardcore.log import replay
+
+    with served(tmp_path, registry) as (lobby, http):
+        table = made(http, {"game": "paquet_voleur", "players": [{"kind": "human"}] * 2})
+        pairs = ((0, "Ana"), (1, "Bea"))
+        links = [take(http, table["id"], seat, name).json()["link"] for seat, name in pairs]
+        inbox: queue.Queue[Any] = queue.Queue()
+        session = lobby.sessions[table["id"]]
+        with contextlib.ExitStack() as stack:
+            for link in links:
+                Client(http, token_of(link), inbox, stack)
+            drive(inbox, session.checker, random.Random(2), lambda f: f["status"]["phase"] == "match_over")
+        session.stop()
+        summary = replay(session.log_path, registry)
+        assert summary.complete and summary.matches_ended == 1
+        code, out = run_cli("replay", str(session.log_path), "--check")
+        assert code == 0, out
