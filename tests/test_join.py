@@ -171,7 +171,11 @@ def test_codes_are_short_unique_and_open_the_join_page(tmp_path, registry):
         assert all(token_of(s["link"]) not in json.dumps(data) for s in tables[0]["seats"])
         page = http.get(f"/join/{code}")
         assert page.status_code == 200 and "join.js" in page.text
-        assert http.get("/join/AAAAA").status_code == 404 and http.get("/api/join/AAAAA").status_code == 404
+        for nope in ("AAAAA", "ÀÉ%20Z", "x" * 300, "%00"):
+            assert (
+                http.get(f"/join/{nope}").status_code == 404
+                and http.get(f"/api/join/{nope}").status_code == 404
+            )
         # read on this machine, the page names the server's network address (serve --lan)
         lobby.public_base = "http://192.168.1.20:8000"
         here = {"host": "127.0.0.1:8000"}
