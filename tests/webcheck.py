@@ -81,8 +81,19 @@ def parts(frame: dict[str, Any]) -> list[Any]:
         *({k: v for k, v in m.items() if k != "text"} for m in moves),
         *frame.get("history", []),
         *((frame.get("hint") or {}).get("estimates") or []),  # one move each
-        {**rest, "hint": {k: v for k, v in (frame.get("hint") or {}).items() if k != "estimates"}},
+        # the hint's and why's words: each clause names one move ("I would play X: … than Y")
+        *clauses((frame.get("hint") or {}).get("text")),
+        *clauses((frame.get("why") or {}).get("text")),
+        (frame.get("why") or {}).get("rule"),
+        {
+            **{k: v for k, v in rest.items() if k not in ("hint", "why")},
+            "hint": {k: v for k, v in (frame.get("hint") or {}).items() if k not in ("estimates", "text")},
+        },
     ]
+
+
+def clauses(text: str | None) -> list[str]:
+    return re.split(r": |; | than ", text) if text else []
 
 
 class AuditedSession(TableSession):

@@ -18,6 +18,8 @@ Frames (``{"type": "state", ...}``, see ``TableSession.frame``) and errors
         optional "cards": [names]                 the cards picked, laid where suits do not
                                                   matter (the listed move names their rank)
     {"type": "hint", "decision": D}               what the strongest bot would play
+    {"type": "why", "decision": D, "card": NAME}  why that card of the hand plays no move now
+                                                  (the game's reason: the frame's "why")
     {"type": "next"}                              ready for the next deal
     {"type": "new_match"}                         after a match: play another
 
@@ -48,8 +50,9 @@ from cardcore.errors import CardcoreError
 from cardcore.game import DealState, Observation
 from cardcore.log import GameLog
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move, find_move, move_to_json, names_by_rank
+from cardcore.moves import Move, find_move, laid_cards, move_to_json, names_by_rank
 from cardcore.players import QuitGame
+from cardcore.render import plain
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table
@@ -93,6 +96,13 @@ class WebPlayer:
 
 _STOP = object()
 _HINT = object()
+
+
+class _Why:
+    """A person asks why ``card`` of his hand plays no move now."""
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
 
 
 class TableSession:
@@ -143,6 +153,8 @@ class TableSession:
         self._decision = 0
         self._hints: dict[int, dict[str, Any]] = {}  # per seat: the last hint asked, for its decision
         self._hint_asked: dict[int, int] = {}  # per seat: the decision a hint was asked for (one each)
+        self._whys: dict[int, dict[str, Any]] = {}  # per seat: the last "why not?" answered
+        self._sheet: list[dict[str, Any]] = []  # this match's deals: their points per side
         self._version = 0  # bumped each time the views are computed anew
         self._views: dict[int | None, dict[str, Any]] = {}
         self._history: list[dict[str, Any]] = []
@@ -175,7 +187,9 @@ class TableSession:
             "sides": [list(s) for s in table.sides],
             "options": table.options.model_dump(exclude_defaults=True),
             "house_rules": [h.name for h in table.house_rules],
-            "goal": table.goal(),
+            # what each house rule changes, in words, for the people at the table
+            "house_rule_texts": [plain(h.summary).rstrip(".") for h in table.house_rules],
+            "goal": plain(table.goal()),
             # False: a move listed for a card stands for any card of its rank,
             # and the card the person picked is the one laid (Canasta, N8a)
             "suits_matter": bool(getattr(table.plugin, "suits_matter", True)),
@@ -406,6 +420,9 @@ class TableSession:
             if got is _HINT and observation is not None:
                 self._advise(player, decision, observation, listed, context)
                 continue
+            if isinstance(got, _Why):
+                self._why_not(seat, decision, got.card, listed, context)
+                continue
             if isinstance(got, tuple) and not isinstance(got, Move):  # a move and the cards picked
                 move: Move = got[0]
                 picked: list[Card] = got[1]
@@ -429,15 +446,12 @@ class TableSession:
 
         if player.adviser is None and "greedy" in self.table.player_kinds:
             player.adviser = self.table.player_kinds["greedy"](self.table, player.seat, random.Random(0))
-        move, _, rows = advise(self.table, player.seat, observation, moves, context, player.adviser)
-        who = "ismcts" if rows or "ismcts" in self.table.player_kinds else "the greedy bot"
+        move, text, rows = advise(self.table, player.seat, observation, moves, context, player.adviser)
         with self._cond:
             self._hints[player.seat] = {
                 "decision": decision,
                 "index": moves.index(move) if move is not None else None,
-                "text": f"{who} would play {self.table.move_text(move)}"
-                if move is not None
-                else "no bot to ask",
+                "text": text,  # in words: "I would play …: 1.2 points more than …"
                 "estimates": [
                     {
                         "index": moves.index(m),
@@ -447,6 +461,35 @@ class TableSession:
                     }
                     for m, n, p in rows
                 ],
+            }
+            self._publish()
+
+    def _why_not(
+        self, seat: int, decision: int, card: Card, moves: tuple[Move, ...], context: Decision | None
+    ) -> None:
+        """The game thread: why ``card`` plays no move for ``seat`` now, from
+        the game's ``cardcore_explain_illegal`` (``players.reason_not``)."""
+        from cardcore.players import reason_not
+
+        reason = None
+        if context is not None:
+            reason = reason_not(self.table, context.explain, card, moves)
+        by_rank = not self._info["suits_matter"] and not card.special  # N8a: any card of the rank
+        plays = [
+            m for m in moves if any(c == card or (by_rank and c.rank == card.rank) for c in laid_cards(m))
+        ]
+        if plays:
+            text = f"{card.name} can be played now: {self.table.move_text(plays[0])}"
+        elif reason:
+            text = plain(reason)
+        else:
+            text = f"no move lays {card.name} now"
+        with self._cond:
+            self._whys[seat] = {
+                "decision": decision,
+                "card": card.name,
+                "text": text,
+                "rule": reason or "",  # the game's words, with the ruling ids (the rules pages')
             }
             self._publish()
 
@@ -476,7 +519,7 @@ class TableSession:
         """A message from the connection of ``seat``: None if taken, else the
         error to send back (nothing changed)."""
         if not isinstance(message, dict):
-            return "expected a JSON object with a type: move, hint, next or new_match"
+            return "expected a JSON object with a type: move, hint, why, next or new_match"
         kind = message.get("type")
         if seat is None:
             return "a spectator's link cannot play"
@@ -492,6 +535,19 @@ class TableSession:
                     self._hint_asked[seat] = pending[0]
                     self._inbox[seat].put(_HINT)
                 return None
+            if kind == "why":
+                pending = self._pending.get(seat)
+                if pending is None or message.get("decision") != pending[0]:
+                    return "why not? is for your decision, when you are to move"
+                name = message.get("card")
+                try:
+                    picked = parse_card(name, self._specials) if type(name) is str else None
+                except CardError:
+                    picked = None
+                if picked is None:
+                    return f"card: {one_line(str(name), 20)!r} names no card"
+                self._inbox[seat].put(_Why(picked))  # answered in the game thread, which holds the state
+                return None
             if kind == "next":
                 if self._phase != "deal_over":
                     return "the deal is not over"
@@ -502,7 +558,7 @@ class TableSession:
                 self._again = True
             else:
                 said = one_line(str(kind), 40)
-                return f"unknown message type {said!r}; expected move, hint, next or new_match"
+                return f"unknown message type {said!r}; expected move, hint, why, next or new_match"
             self._cond.notify_all()
             self._publish()
             return None
@@ -618,6 +674,7 @@ class TableSession:
         with self._cond:
             pending = self._pending.get(seat) if seat is not None else None
             hint = self._hints.get(seat) if seat is not None else None
+            why = self._whys.get(seat) if seat is not None else None
             view = self._views.get(seat, self._views.get(None))
             return {
                 "type": "state",
@@ -628,6 +685,7 @@ class TableSession:
                 "decision": pending[0] if pending else None,
                 "moves": pending[2] if pending else [],
                 "hint": hint if pending and hint and hint["decision"] == pending[0] else None,
+                "why": why if pending and why and why["decision"] == pending[0] else None,
                 "history": list(self._history),
                 "seats": self._seats(),
                 "status": {
@@ -636,6 +694,7 @@ class TableSession:
                     "deal": self._deal,
                     "dealer": self._dealer,
                     "scores": list(self._scores),
+                    "sheet": list(self._sheet),  # this match's deals: {"deal", "points": per side}
                     "result": self._result,
                     "winners": self._winners,
                     "ready": sorted(self._ready),
@@ -705,6 +764,7 @@ class _Watcher(Listener):
         with s._cond:
             s._winners = None
             s._result = None
+            s._sheet = []
             s._scores = list(match.scores)
 
     def deal_start(self, match: Match, state: DealState) -> None:
@@ -743,6 +803,7 @@ class _Watcher(Listener):
             for line in deal_events(state, table.names) if deal_events is not None else []:
                 s._say(line, kind="event")
             s._result = {**result.to_json(), "totals": list(match.scores)}
+            s._sheet.append({"deal": result.number, "points": [side.points for side in result.sides]})
             s._scores = list(match.scores)
             points = ", ".join(
                 f"{' & '.join(table.names[i] for i in side.seats)} {side.points}" for side in result.sides

@@ -50,6 +50,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
     bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
     state_class = CanastaState  # the state hooks are derived from its FIELDS
     suits_matter = False  # but for threes, which never meld by suit alone
+    card_kind = "discard"  # a card named alone, when no move plays it: why it cannot be discarded
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
