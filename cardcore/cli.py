@@ -1210,6 +1210,7 @@ def serve(
             hint = f"; try --port {port + 1}" if getattr(err, "errno", None) == 98 else ""
             why = getattr(err, "strerror", None) or err
             raise CardcoreError(f"cannot listen on {host}:{port} ({why}){hint}") from None
+        sock.listen(2048)  # before the links are printed: a client that comes at once is queued, not refused
         port = sock.getsockname()[1]
         link_host = _link_host(host)
         base = f"http://{link_host}:{port}"
