@@ -121,12 +121,18 @@ def test_the_join_page_on_a_phone_by_its_code(server, browser):  # noqa: F811
         errors: list[str] = []
         page.on("pageerror", lambda err: errors.append(str(err)))
         page.goto(base + "/")
+        page.wait_for_selector(".table-entry button.take")
+        page.locator(".table-entry button.qr-toggle").first.click()
+        page.locator(".table-entry button.take").first.click()  # the name form open, the QR code shown
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing off the side
+        page.click(".take-form button.cancel")
         page.fill("#code", code.lower()[:2] + "-" + code.lower()[2:])  # as a person types it
         page.click("#code-form button")
         page.wait_for_url(f"**/join/{code}")
         page.wait_for_selector("#join-seats button.take")
         assert page.locator("#join-seats button.take").count() == 2
         inside(page, "#join-seats button.take")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         inside(page, "#join-watch")
         assert page.evaluate("document.getElementById('qr').naturalWidth") > 0  # the QR code is drawn
         page.screenshot(path=str(shots() / "join-phone.png"), full_page=True)

@@ -41,7 +41,13 @@ function tableItem(t) {
   if (t.code) head.append(el("span", "t-code", "code " + t.code));
   li.append(head);
   const seats = el("ul", "t-seats");
-  for (const s of t.seats) seats.append(seatItem(t, s, taking, setTaking));
+  const mine = mySeats()[t.id];  // he sits here already: no other seat offered to him
+  for (const s of t.seats) {
+    const item = seatItem(t, s, mine ? null : taking, setTaking);
+    if (mine) item.querySelectorAll("button.take").forEach((b) => b.remove());
+    if (mine && mine.seat === s.seat) item.append(el("span", "seat-state you", "you"));
+    seats.append(item);
+  }
   li.append(seats);
   const share = el("div", "t-share");
   const a = el("a", "", "watch");
