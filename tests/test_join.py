@@ -153,6 +153,12 @@ def test_no_lobby_seats_offers_none(tmp_path, registry):
         assert not any(s["open"] for s in listed(http, table["id"])["seats"])
         assert take(http, table["id"], 0, "Cy").status_code == 409
         assert http.get(table["seats"][0]["link"]).status_code == 200
+        lobby.lobby_seats = True
+        assert not any(s["open"] for s in listed(http, table["id"])["seats"])  # made so: claimed
+        opened = made(http)
+        lobby.lobby_seats = False  # a server started again with --no-lobby-seats: none offered either
+        assert not any(s["open"] for s in listed(http, opened["id"])["seats"])
+        assert take(http, opened["id"], 0, "Cy").status_code == 409
 
 
 def test_codes_are_short_unique_and_open_the_join_page(tmp_path, registry):

@@ -359,7 +359,8 @@ class Lobby:
     def open_seats(self, session: TableSession) -> list[int]:
         """The person's seats of ``session`` anyone may take now."""
         seating = self.seating.get(session.id)
-        if seating is None or session.ended is not None or session.phase in ("stopped", "error"):
+        stopped = session.ended is not None or session.phase in ("stopped", "error")
+        if seating is None or stopped or not self.lobby_seats:  # --no-lobby-seats: resumed ones too
             return []
         return [seat for seat in session.people if seat not in seating.claimed]
 
