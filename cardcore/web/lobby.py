@@ -394,9 +394,8 @@ class Lobby:
             self.seating[session.id].claimed.add(seat)
             with session._cond:
                 session.table.names[seat] = name
-                names = session._info["names"]  # what the frames name
-                assert isinstance(names, list)
-                names[seat] = name
+                # a new description, not the old one changed: a frame kept to compare with keeps the old
+                session._info = {**session._info, "names": list(session.table.names)}
                 session._publish()  # everyone at the table sees his name
             self._save_seating(session)
         return session, token
