@@ -134,7 +134,8 @@ def test_the_join_page_on_a_phone_by_its_code(server, browser):  # noqa: F811
         inside(page, "#join-seats button.take")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         inside(page, "#join-watch")
-        assert page.evaluate("document.getElementById('qr').naturalWidth") > 0  # the QR code is drawn
+        page.wait_for_function("() => document.querySelector('#share-box img.qr').naturalWidth > 0")  # drawn
+        assert page.inner_text("#share-box .t-code") == code
         page.screenshot(path=str(shots() / "join-phone.png"), full_page=True)
         page.locator("#join-seats button.take").nth(1).click()
         inside(page, ".take-form input")
@@ -165,24 +166,24 @@ def test_copy_buttons_copy_or_select(server, browser):  # noqa: F811
         ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
         page = ctx.new_page()
         page.goto(url)
-        page.wait_for_selector("#join-link button.copy")
-        page.click("#join-link button.copy")
+        page.wait_for_selector("#share-box button.copy")
+        page.click("#share-box button.copy")
         page.wait_for_function(
-            "() => document.querySelector('#join-link button.copy').textContent === 'Copied'"
+            "() => document.querySelector('#share-box button.copy').textContent === 'Copied'"
         )
         assert page.evaluate("navigator.clipboard.readText()") == url
         # no clipboard (a page over plain http from another machine): the text is selected
         page = bare.new_page()
         page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
         page.goto(url)
-        page.wait_for_selector("#join-link button.copy")
-        page.click("#join-link button.copy")
+        page.wait_for_selector("#share-box button.copy")
+        page.click("#share-box button.copy")
         picked = page.evaluate(
-            "(() => { const i = document.querySelector('#join-link input');"
+            "(() => { const i = document.querySelector('#share-box input');"
             " return i.value.substring(i.selectionStart, i.selectionEnd); })()"
         )
         assert picked == url
-        label = page.inner_text("#join-link button.copy")
+        label = page.inner_text("#share-box button.copy")
         assert label in ("Copied", "Selected: press Ctrl+C")
     finally:
         ctx.close()

@@ -191,7 +191,7 @@ def test_codes_are_short_unique_and_open_the_join_page(tmp_path, registry):
         )
         assert http.get("/api/tables", headers=here).json()["base"] == "http://192.168.1.20:8000"
         assert http.get(f"/api/join/{code}").json()["url"] == f"http://testserver/join/{code}"
-        for name in ("join.js", "seats.js", "lobby.css", "join.html"):
+        for name in ("join.js", "seats.js", "share.js", "lobby.css", "join.html"):
             assert http.get(f"/static/{name}").status_code == 200, name
 
 

@@ -1,6 +1,6 @@
 // The join page (/join/CODE): a table's free seats, each with "Take this
 // seat", its watch link, and its link and QR code to pass on. el(),
-// seatItem() … come from seats.js, loaded before.
+// seatItem() … come from seats.js, cardcoreShare() from share.js, loaded before.
 "use strict";
 const code = decodeURIComponent(location.pathname.split("/").pop() || "");
 let taking = null;  // the seat whose form is open: {id, seat}
@@ -35,11 +35,8 @@ function draw(data) {
   if (mine.children.length) list.querySelectorAll("button.take").forEach((b) => b.remove());  // he sits here already
   document.getElementById("no-seat").hidden = t.seats.some((s) => s.open) || mine.children.length > 0;
   document.getElementById("join-watch").href = "/watch/" + t.watch;
-  const link = document.getElementById("join-link");
-  if (!link.children.length) link.append(copyField(data.url, "this page's link"));
-  const qr = document.getElementById("qr");
-  const src = "/api/tables/" + encodeURIComponent(t.id) + "/qr.svg";
-  if (qr.getAttribute("src") !== src) qr.src = src;
+  const share = document.getElementById("share-box");
+  if (!share.children.length) cardcoreShare(share, t);  // share.js: the code, the link, the QR code
 }
 
 refresh().catch((e) => showError(String(e)));
