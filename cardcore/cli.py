@@ -1215,11 +1215,7 @@ def serve(
         link_host = _link_host(host)
         base = f"http://{link_host}:{port}"
         lobby.public_base = base
-        hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
-        if host in ("0.0.0.0", "::", ""):
-            hosts.add(socket.gethostname())
-            with contextlib.suppress(OSError):
-                hosts.add(socket.gethostbyname(socket.gethostname()))
+        hosts = _served_hosts(host, link_host)
         for session in opened:
             click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
             for seat_no, token in session.links.items():
@@ -1250,6 +1246,20 @@ def serve(
         lobby.close(timeout=0.8)  # SIGTERM or Ctrl-C: every table at once, whatever they are doing
         store.close()
     click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
+
+
+def _served_hosts(host: str, link_host: str) -> set[str]:
+    """The names the server answers to besides loopback (``app.Guard``): the
+    address it listens on and the one its links carry; for 0.0.0.0 (``--lan``)
+    also the machine's name and the address that name resolves to."""
+    import socket
+
+    hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
+    if host in ("0.0.0.0", "::", ""):
+        hosts.add(socket.gethostname())
+        with contextlib.suppress(OSError):
+            hosts.add(socket.gethostbyname(socket.gethostname()))
+    return hosts
 
 
 def _link_host(host: str) -> str:

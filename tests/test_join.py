@@ -304,6 +304,29 @@ def test_the_machine_s_own_address_is_one_of_its_own():
     assert _link_host("0.0.0.0") == found and _link_host("127.0.0.1") == "127.0.0.1"
 
 
+def test_the_lan_address_passes_the_host_and_origin_checks(tmp_path, registry):
+    from cardcore.cli import _link_host, _served_hosts
+    from cardcore.web.app import create_app
+
+    found = _link_host("0.0.0.0")
+    hosts = _served_hosts("0.0.0.0", found)
+    assert found in hosts and socket.gethostname() in hosts and "0.0.0.0" not in hosts
+    lobby = Lobby(registry, None, tmp_path / "logs")
+    try:
+        with starlette_testclient.TestClient(
+            create_app(lobby, hosts=_served_hosts("0.0.0.0", "192.0.2.7"))
+        ) as http:
+            mine = {"host": "192.0.2.7:8000", "origin": "http://192.0.2.7:8000"}
+            assert http.get("/api/tables", headers=mine).status_code == 200
+            made = http.post("/api/tables", json=THREE, headers=mine)
+            assert made.status_code == 201
+            r = http.post(f"/api/tables/{made.json()['id']}/seats/0", json={"name": "Cy"}, headers=mine)
+            assert r.status_code == 201
+            assert http.get("/api/tables", headers={"host": "192.0.2.8:8000"}).status_code == 403
+    finally:
+        lobby.close()
+
+
 def test_serve_lan_refuses_another_host_in_one_line(tmp_path):
     code, out = run_cli("serve", "--lan", "--host", "10.1.2.3", "--port", "0", "--log-dir", str(tmp_path))
     assert code == 2 and "--lan" in out and len(out.strip().splitlines()) == 1, out
