@@ -48,11 +48,47 @@ class UserError(click.ClickException):
 DEBUG_ENV = "CARDCORE_DEBUG"
 
 
+class GameCommand(click.Command):
+    """A command whose ``--help`` after a GAME (``cardcore play canasta
+    --help``) gives ``--players`` that game's own range."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["cardcore.argv"] = list(args)  # read by the help, which click shows while parsing
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from cardcore.errors import CardcoreError
+
+        argv = ctx.meta.get("cardcore.argv") or []
+        players = next((p for p in self.params if p.name == "players"), None)
+        named = argv[0] if argv and not argv[0].startswith("-") else None
+        takes_game = "game" in {p.name for p in self.params}
+        if not isinstance(players, click.Option) or named is None or not takes_game:
+            super().format_options(ctx, formatter)
+            return
+        try:
+            spec = registry().game(named)
+        except CardcoreError:  # not a game: the help as it is (the command says why when run)
+            super().format_options(ctx, formatter)
+            return
+        low, high = spec.min_players, spec.max_players
+        count = f"{low}" if low == high else f"{low} to {high}"
+        old = players.help
+        default = spec.default_players
+        players.help = f"Number of players: {spec.title} is played by {count} (default {default})."
+        try:
+            super().format_options(ctx, formatter)
+        finally:
+            players.help = old
+
+
 class CardcoreGroup(click.Group):
     """click's group, with every error as one line: ``error: …``, exit code 2
     for the user's mistakes; an unexpected error (a bug, a broken plugin) is
     one line too, naming the command, with exit code 1 (``--debug`` or
     ``CARDCORE_DEBUG=1`` shows the traceback)."""
+
+    command_class = GameCommand
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
@@ -1041,6 +1077,18 @@ def study(
     help="Address to listen on; 0.0.0.0 lets the other machines of your network in.",
 )
 @click.option(
+    "--lan",
+    is_flag=True,
+    help="Let the other machines of your network in (--host 0.0.0.0): the links carry this "
+    "machine's network address.",
+)
+@click.option(
+    "--no-lobby-seats",
+    "no_lobby_seats",
+    is_flag=True,
+    help="A person's seat is his link's only: the lobby offers no 'Take this seat'.",
+)
+@click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one)."
 )
 @click.option(
@@ -1109,6 +1157,8 @@ def serve(
     house_rules: tuple[str, ...],
     table_names: tuple[str, ...],
     host: str,
+    lan: bool,
+    no_lobby_seats: bool,
     port: int,
     seed: int | None,
     allow_seeds: bool,
@@ -1143,6 +1193,11 @@ def serve(
         raise CardcoreError(f"cardcore serve needs {err.name}: pip install cardcore (it brings it)") from None
     if game and table_names:
         raise CardcoreError("give either GAME or --table, not both")
+    if lan:
+        source = click.get_current_context().get_parameter_source("host")
+        if source == click.core.ParameterSource.COMMANDLINE and host != "0.0.0.0":
+            raise CardcoreError(f"give either --lan or --host {host}, not both (--lan listens on 0.0.0.0)")
+        host = "0.0.0.0"
     for origin in allow_origins:
         if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
             raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
@@ -1165,6 +1220,7 @@ def serve(
     lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
     lobby.max_tables = max_tables
     lobby.away_limit = away_limit
+    lobby.lobby_seats = not no_lobby_seats
     opened = []
     resumed = []
     try:
@@ -1194,17 +1250,20 @@ def serve(
             hint = f"; try --port {port + 1}" if getattr(err, "errno", None) == 98 else ""
             why = getattr(err, "strerror", None) or err
             raise CardcoreError(f"cannot listen on {host}:{port} ({why}){hint}") from None
+        sock.listen(2048)  # before the links are printed: a client that comes at once is queued, not refused
         port = sock.getsockname()[1]
         link_host = _link_host(host)
         base = f"http://{link_host}:{port}"
-        hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
-        if host in ("0.0.0.0", "::", ""):
-            hosts.add(socket.gethostname())
+        lobby.public_base = base
+        hosts = _served_hosts(host, link_host)
         for session in opened:
             click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
             for seat_no, token in session.links.items():
                 click.echo(f"  {session.table.names[seat_no]} (seat {seat_no}): {base}/seat/{token}")
             click.echo(f"  watch: {base}/watch/{session.watch_link}")
+            code = session._info.get("code")
+            if code:
+                click.echo(f"  join: {base}/join/{code}   (table code {code}: take a free seat there)")
             if session.log_path is not None:
                 click.echo(f"  log: {session.log_path}")
         for session in resumed:
@@ -1229,16 +1288,28 @@ def serve(
     click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
 
 
-def _link_host(host: str) -> str:
-    """The address to print in a link: the machine's own for 0.0.0.0."""
+def _served_hosts(host: str, link_host: str) -> set[str]:
+    """The names the server answers to besides loopback (``app.Guard``): the
+    address it listens on and the one its links carry; for 0.0.0.0 (``--lan``)
+    also the machine's name and the address that name resolves to."""
     import socket
 
+    hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
+    if host in ("0.0.0.0", "::", ""):
+        hosts.add(socket.gethostname())
+        with contextlib.suppress(OSError):
+            hosts.add(socket.gethostbyname(socket.gethostname()))
+    return hosts
+
+
+def _link_host(host: str) -> str:
+    """The address to print in a link: for 0.0.0.0 (``--lan``), the machine's
+    network address (``web.address.network_address``: no packet sent)."""
     if host not in ("0.0.0.0", "::", ""):
         return f"[{host}]" if ":" in host else host
-    try:
-        return socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return socket.gethostname()
+    from cardcore.web.address import network_address
+
+    return network_address()
 
 
 @main.command()
