@@ -107,6 +107,7 @@ function render() {
   renderPrompt(f, view);
   renderHand(f, view);
   if (typeof renderAway === "function") renderAway(f);
+  renderShare(f);
   fitDock();
   restoreFocus(focus, f);
 }
@@ -832,6 +833,25 @@ function restoreFocus(key, f) {
   if (usingKeys && f.moves.length && !sent && (!key || key.startsWith("move:") || key.startsWith("hand:"))) {
     const first = document.querySelector("#moves button.move:not([disabled])") || document.querySelector("#hand .card.playable");
     if (first) first.focus();
+  }
+}
+
+// ---- inviting friends: the table's code, its join page, a QR code (share.js) ----
+let shared = null;
+function renderShare(f) {
+  const t = f.table;
+  document.getElementById("invite").hidden = !t.code;
+  if (!t.code || shared === t.code) return;
+  shared = t.code;
+  const box = document.getElementById("share");
+  box.replaceChildren();
+  cardcoreShare(box, t);
+  if (f.you !== null && t.id) { // this browser holds the seat: the lobby lists it ("back to the table")
+    try {
+      const all = JSON.parse(localStorage.getItem("cardcore-seats") || "{}") || {};
+      all[t.id] = { link: location.pathname, table: t.name, title: t.title, seat: f.you, player: name(f.you) };
+      localStorage.setItem("cardcore-seats", JSON.stringify(all));
+    } catch (e) { /* private mode: not remembered */ }
   }
 }
 
