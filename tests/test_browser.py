@@ -50,7 +50,7 @@ ARGS = [
 # a whole match of every installed game (these three with short targets)
 SHORT = {"carrousel": {"target": 15}, "canasta": {"target": 50}, "paquet_voleur": {"partnerships": True}}
 MATCHES = [(g, SHORT.get(g, largest_table(g)[1])) for g in GAMES]
-DESKTOP = {"width": 1280, "height": 860}
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -128,6 +128,10 @@ def sent_move(page: Any) -> bool:
     return bool(page.evaluate("() => sent"))
 
 
+def moves_sent(page: Any) -> int:
+    return int(page.evaluate("() => movesSent"))
+
+
 def decide(page: Any, rng: random.Random, touch: bool) -> str:
     """One decision as a person makes it: a card tapped (its only move plays at
     once) then a move, or a card dragged onto the pile, a meld or the table,
@@ -135,6 +139,7 @@ def decide(page: Any, rng: random.Random, touch: bool) -> str:
     assert_on_screen(page)
     tap = (lambda loc: loc.tap(timeout=2000)) if touch else (lambda loc: loc.click(timeout=2000))
     cards = page.locator("#hand .card.playable")
+    before = moves_sent(page)
     how = ""
     r = rng.random()
     if cards.count() and r < 0.3 and page.locator(".drop-target").count():
@@ -145,12 +150,12 @@ def decide(page: Any, rng: random.Random, touch: bool) -> str:
     elif cards.count() and r < 0.75:
         tap(cards.nth(rng.randrange(cards.count())))
         how = "tap"
-    if sent_move(page):
+    if moves_sent(page) > before:
         return how
     buttons = page.locator("#moves button.move:not([disabled])")
     if buttons.count():
         tap(buttons.nth(rng.randrange(buttons.count())))
-        return "button"
+        return "button" if moves_sent(page) > before else ""
     return ""
 
 
@@ -180,7 +185,7 @@ def play_by_clicking(
                 elif st["moves"] and clicked.get(i) != (st["deal"], st["decision"]) and not sent_move(page):
                     on_step(i, page, sum(counts.values()))
                     how = decide(page, rng, bool(touch[i]) if i < len(touch) else False)
-                    if how and sent_move(page):
+                    if how:
                         clicked[i] = (st["deal"], st["decision"])
                         counts[how] += 1
         if done == len(pages):
@@ -200,7 +205,9 @@ def why_not_on(page: Any) -> str | None:
     shown = page.locator("#why-text").inner_text()
     answer = page.evaluate("() => frame.why")
     assert answer["card"] == card and answer["rule"], answer
-    assert answer["text"] in shown.replace("\n", " ") or shown  # drawn with its cards as symbols
+    assert shown.startswith("Why not"), shown
+    plain_words = [w for w in answer["text"].split() if not any(ch.isdigit() for ch in w) and w.isalpha()]
+    assert plain_words and all(w in shown for w in plain_words), (shown, answer["text"])  # cards drawn apart
     return str(answer["rule"])
 
 
@@ -309,8 +316,13 @@ def test_keyboard_alone_finishes_a_deal(server, browser):
             focused = page.evaluate(
                 "() => document.activeElement && document.activeElement.dataset.focus || ''"
             )
-            if focused == "hint" or not focused.startswith("move:"):
+            for _ in range(30):  # past "all moves" and "hint", to a move
+                if focused.startswith("move:"):
+                    break
                 page.keyboard.press("ArrowRight")
+                focused = page.evaluate(
+                    "() => document.activeElement && document.activeElement.dataset.focus || ''"
+                )
             page.keyboard.press("Enter")
             keys += 2
         page.wait_for_function(
@@ -341,7 +353,9 @@ def test_the_table_page_passes_an_accessibility_check(server, browser):
             page = browser.new_page(viewport=size, bypass_csp=True)
             page.goto(f"{base}/seat/{session.links[0]}")
             page.wait_for_selector("#moves button.move", timeout=20_000)
-            page.locator("#hand .card.playable").first.click()  # a card picked: its moves shown
+            playable = page.locator("#hand .card.playable")
+            if playable.count():
+                playable.first.click()  # a card picked: its moves shown
             page.evaluate(axe)
             found = page.evaluate(
                 """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations

@@ -104,8 +104,11 @@ function richText(text) {
   for (const m of text.matchAll(IN_TEXT)) {
     if (m.index > last) out.append(document.createTextNode(text.slice(last, m.index)));
     const name = m[0];
-    const c = el("span", "cardtxt", cardLabel(name));
+    const c = el("span", "cardtxt");
     c.dataset.card = name;
+    const seen = el("span", "", cardLabel(name));
+    seen.setAttribute("aria-hidden", "true"); // "7♥" shown, "7 of hearts" said
+    c.append(seen, el("span", "sr", cardSpoken(name)));
     if (m[2] === "D" || m[2] === "H") c.classList.add("red");
     if (m[3]) c.classList.add("special");
     out.append(c);

@@ -16,6 +16,7 @@ let custom = null; // the hand in the order the person dragged it to (card names
 let mark = 0; // history lines already seen when you last moved: the others' moves since are shown
 let markDeal = null;
 let board = { seq: null, counts: {} }; // the cards on the felt at the last view: what is new is highlighted
+let movesSent = 0; // moves this page sent (read by the browser tests)
 let usingKeys = false; // the person plays with the keyboard: the focus follows the decisions
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 const SUIT_ORDER = ["C", "D", "H", "S"];
@@ -530,6 +531,7 @@ function play(m, c) {
   if (other) message.cards = [c]; // the picked card is laid (N8a)
   mark = frame.history.length;
   selected = null;
+  movesSent += 1;
   send(message);
 }
 
@@ -582,8 +584,7 @@ function renderPrompt(f, view) {
     b.dataset.kind = m.kind;
     b.dataset.focus = "move:" + m.index;
     const text = moveText(m, selected);
-    b.append(richText(text));
-    b.setAttribute("aria-label", spokenText(text));
+    b.append(richText(text)); // its cards said by name to a screen reader
     b.disabled = sent;
     b.onclick = () => play(m, selected);
     b.onkeydown = (ev) => moveKeys(ev, b);
@@ -664,7 +665,7 @@ function renderHand(f, view) {
     e.setAttribute("role", "button");
     e.tabIndex = 0;
     const moves = deciding ? movesOf(c) : [];
-    let label = cardSpoken(c);
+    let label = cardLabel(c) + ", " + cardSpoken(c); // the text shown first, then what it means
     if (moves.length) {
       e.classList.add("playable");
       label += moves.length === 1 ? ": " + spokenText(moveText(moves[0], c)) : ", " + moves.length + " moves";
