@@ -85,11 +85,21 @@ class Card:
 _INTERNED: dict[tuple[str, int], Card] = {}
 
 
+# The special cards as people see them (the terminal with symbols, the
+# browser): one notation for both; the names (JOKER20 …) stay the canonical
+# text of logs, JSON and position files, and both are read as input.
+SPECIAL_SYMBOLS = {"JOKER20": "★20", "JOKER15": "★15", "JOKER11": "★11", "JOKER": "★Joker", "BROOM": "⌇Broom"}
+_SPECIAL_OF_SYMBOL = {v.upper(): k for k, v in SPECIAL_SYMBOLS.items()} | {"★": "JOKER", "⌇": "BROOM"}
+
+
 def _canonical(text: str) -> tuple[str, int, str]:
     """Return (canonical name, rank, suit) for a card's text, or raise CardError."""
     raw = text.strip()
     if not raw:
         raise CardError("empty card")
+    special = _SPECIAL_OF_SYMBOL.get(raw.upper())
+    if special is not None:
+        return special, 0, ""
     upper = raw.upper()
     last = raw[-1]
     suit = SUIT_SYMBOLS.get(last, last.upper())
@@ -136,9 +146,12 @@ def parse_cards(text: str | Iterable[str], specials: Iterable[str] | None = None
 
 
 def card_str(c: Card, symbols: bool = False) -> str:
-    """Text of a card; with ``symbols`` the suit is shown as ♣ ♦ ♥ ♠."""
-    if symbols and c.suit:
-        return c.name[:-1] + SYMBOL_OF_SUIT[c.suit]
+    """Text of a card; with ``symbols`` the suit is shown as ♣ ♦ ♥ ♠ and the
+    specials as ★20, ★Joker, ⌇Broom (``SPECIAL_SYMBOLS``)."""
+    if symbols:
+        if c.suit:
+            return c.name[:-1] + SYMBOL_OF_SUIT[c.suit]
+        return SPECIAL_SYMBOLS.get(c.name, c.name)
     return c.name
 
 

@@ -15,12 +15,13 @@ from typing import Any
 
 import click
 
-from cardcore.cards import SYMBOL_OF_SUIT, Card, card_str
+from cardcore.cards import SPECIAL_SYMBOLS, SYMBOL_OF_SUIT, Card, card_str
 from cardcore.game import Observation
 
 RED = {"D", "H"}
 SYMBOLS = [True]  # suits as ♣ ♦ ♥ ♠; `cardcore play --ascii` sets False (C D H S)
 _CARD_IN_TEXT = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
+_SPECIAL_IN_TEXT = re.compile(r"\b(?:JOKER(?:20|15|11)?|BROOM)\b")
 
 
 def card_text(c: Card) -> str:
@@ -32,7 +33,8 @@ def show_text(text: str) -> str:
     """A move's text with its cards in the terminal's notation (``6S`` → ``6♠``)."""
     if not SYMBOLS[0]:
         return text
-    return _CARD_IN_TEXT.sub(lambda m: m.group(1) + SYMBOL_OF_SUIT[m.group(2)], text)
+    text = _CARD_IN_TEXT.sub(lambda m: m.group(1) + SYMBOL_OF_SUIT[m.group(2)], text)
+    return _SPECIAL_IN_TEXT.sub(lambda m: SPECIAL_SYMBOLS[m.group(0)], text)
 
 
 def use_color() -> bool:

@@ -350,7 +350,8 @@ def test_the_table_page_passes_an_accessibility_check(server, browser):
         )
         session = lobby.open(cfg, game, seed=2)
         for size in (DESKTOP, PHONE):
-            page = browser.new_page(viewport=size, bypass_csp=True)
+            # no animation caught half-way (a fading line is not a contrast problem)
+            page = browser.new_page(viewport=size, bypass_csp=True, reduced_motion="reduce")
             page.goto(f"{base}/seat/{session.links[0]}")
             page.wait_for_selector("#moves button.move", timeout=20_000)
             playable = page.locator("#hand .card.playable")

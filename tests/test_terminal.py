@@ -4,6 +4,7 @@ resume, a step-by-step replay, forced moves."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from conftest import POSITIONS, run_cli
 
@@ -213,3 +214,23 @@ def test_the_deal_breakdown_names_what_scored():
     assert "Opponent: jokers 13, 10D 2, 2C 2, aces 2, most clubs 2, most cards 2" in out  # --ascii: 10D
     _, out = run_cli("play", "carrousel", "--players", "2", "--seed", "3", input="1\n" * 300)
     assert "10♦ 2, 2♣ 2" in out and "10D" not in out
+
+
+def test_one_notation_for_the_special_cards_in_the_terminal_and_the_browser():
+    """The jokers and the broom read the same at the terminal (with symbols)
+    and in the browser; both the names and the symbols are read as input."""
+    import json
+    import re
+
+    from cardcore.cards import SPECIAL_SYMBOLS, card, card_str, parse_card
+    from cardcore.render import show_text
+
+    js = (Path(__file__).parent.parent / "cardcore/web/static/cards.js").read_text(encoding="utf-8")
+    found = re.search(r"const SPECIAL_LABELS = (\{.*?\});", js)
+    assert found
+    labels = json.loads(re.sub(r"(\w+):", r'"\1":', found.group(1)))
+    assert labels == SPECIAL_SYMBOLS
+    for name, shown in SPECIAL_SYMBOLS.items():
+        assert card_str(card(name), symbols=True) == shown and card_str(card(name)) == name
+        assert parse_card(shown).name == name and parse_card(name.lower()).name == name
+    assert show_text("JOKER20 takes 5S 6D") == "★20 takes 5♠ 6♦"

@@ -6,6 +6,8 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_WORDS = { A: "ace", K: "king", Q: "queen", J: "jack" };
 const SPECIALS = { JOKER20: ["★", "20"], JOKER15: ["★", "15"], JOKER11: ["★", "11"], JOKER: ["★", "Joker"], BROOM: ["⌇", "Broom"] };
+// the specials as the terminal shows them too (cardcore.cards.SPECIAL_SYMBOLS): one notation
+const SPECIAL_LABELS = { JOKER20: "★20", JOKER15: "★15", JOKER11: "★11", JOKER: "★Joker", BROOM: "⌇Broom" };
 const SPECIAL_WORDS = { JOKER20: "joker worth 20", JOKER15: "joker worth 15", JOKER11: "joker worth 11", JOKER: "joker", BROOM: "the broom" };
 const CARD_RE = /^(10|[2-9AJQK])([CDHS])$/;
 const IN_TEXT = /\b(?:(10|[2-9AJQK])([CDHS])|(JOKER(?:20|15|11)?|BROOM))\b/g;
@@ -44,8 +46,7 @@ function pip(kind) {
 function cardLabel(name) {
   const m = CARD_RE.exec(name);
   if (m) return m[1] + SUITS[m[2]];
-  const s = SPECIALS[name];
-  return s ? s.join(" ") : name;
+  return SPECIAL_LABELS[name] || name;
 }
 
 // the card as a screen reader says it: "7 of hearts", "queen of spades", "joker worth 20"
