@@ -359,7 +359,7 @@ def seat_names(table: Table, kinds: list[str]) -> list[str]:
 
 
 def _default_bot(table: Table) -> str:
-    return "greedy" if "greedy" in table.player_kinds else "random"
+    return "normal" if "normal" in table.player_kinds else "random"  # the level for a newcomer
 
 
 @main.command()

@@ -88,6 +88,8 @@ class IsmctsPlayer:
         self.decisions = 0
         self.seconds = 0.0
         self.rejected = 0  # imagined deals dropped as impossible
+        self.last_iterations = 0  # the iterations of the last search
+        self._bots: list[Any] | None = None  # the rollout bots of the search under way
 
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
@@ -96,6 +98,7 @@ class IsmctsPlayer:
             return moves[0]
         sample = decision.sample  # the deals its seat may imagine
         start = time.perf_counter()
+        self._bots = None  # built again for each search
         root = _Node()
         legal = set(moves)
         hint = None
@@ -111,6 +114,7 @@ class IsmctsPlayer:
             elif done >= self.iterations:
                 break
         self.decisions += 1
+        self.last_iterations = done
         self.seconds += time.perf_counter() - start
         self.last_root = root
         best = max(
@@ -219,16 +223,25 @@ class IsmctsPlayer:
         return math.tanh(2 * diff / self.scale), diff
 
     def _policy(self, state: DealState) -> Callable[[DealState, list[Move]], Move] | None:
+        """The rollout policy: None for random moves, else the rollout kind's
+        bots, one per seat, built once per search (``choose``). A bot with
+        ``choose_imagined(state, moves)`` reads what its seat sees straight
+        from the imagined state; any other is asked through an observation."""
         if self.rollout_kind == "random":
             return None
+        bots = self._bots
+        if bots is None:
+            table = self.table
+            factory = table.player_kinds[self.rollout_kind]
+            made = [factory(table, s, self.rng) for s in range(table.players)]
+            fast = [getattr(b, "choose_imagined", None) for b in made]
+            bots = self._bots = [
+                f if f is not None else self._observing(b) for f, b in zip(fast, made, strict=True)
+            ]
+        return lambda s, moves: bots[s.to_act](s, moves)
+
+    def _observing(self, bot: Any) -> Callable[[DealState, list[Move]], Move]:
         table = self.table
-        bots: dict[int, Any] = {}
-
-        def play(s: DealState, moves: list[Move]) -> Move:
-            bot = bots.get(s.to_act)
-            if bot is None:
-                bot = bots[s.to_act] = table.player_kinds[self.rollout_kind](table, s.to_act, self.rng)
-            obs = table.observe(s, s.to_act) if bot.needs_observation else None
-            return bot.choose(obs, tuple(moves))  # type: ignore[no-any-return]
-
-        return play
+        if not bot.needs_observation:
+            return lambda s, moves: bot.choose(None, tuple(moves))
+        return lambda s, moves: bot.choose(table.observe(s, s.to_act), tuple(moves))

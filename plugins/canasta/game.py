@@ -48,6 +48,20 @@ class Canasta(GamePlugin[Options, CanastaState]):
     """The table plugin: Canasta's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
+    # the levels a person picks (cardcore.levels): the search's budgets keep a decision
+    # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
+    levels = {
+        "hard": {
+            2: "ismcts:iterations=80,prior=greedy,rollout=greedy",
+            3: "ismcts:iterations=120,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=140,prior=greedy,rollout=greedy",
+        },
+        "expert": {
+            2: "ismcts:iterations=300,prior=greedy,rollout=greedy",
+            3: "ismcts:iterations=450,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=500,prior=greedy,rollout=greedy",
+        },
+    }
     state_class = CanastaState  # the state hooks are derived from its FIELDS
     suits_matter = False  # but for threes, which never meld by suit alone
 
