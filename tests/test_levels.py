@@ -149,3 +149,27 @@ def test_the_hint_asks_the_hard_level():
         hard = make_player(table, "hard", seat, random.Random(0))
         assert move == hard.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
         assert rows and why.startswith("I would play")
+
+
+def test_the_search_benchmark_runs_and_checks_the_budgets():
+    """``benchmarks/search_bench.py`` on a tiny sample: its rows and its
+    budget check (the check's verdict is the machine's, not asserted)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parent.parent / "benchmarks" / "search_bench.py"
+    args = [sys.executable, str(bench), "paquet_voleur", "--players", "2", "--positions", "3", "--json"]
+    out = subprocess.run(
+        [*args, "--bot", "hard:iterations=4", "--bot", "normal"], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert [r["bot"] for r in rows] == ["hard:iterations=4", "normal"]
+    assert all(r["decisions"] == 3 and r["p95_ms"] >= r["median_ms"] >= 0 for r in rows)
+    assert rows[0]["iterations_per_second"] > 0 and rows[1]["iterations_per_second"] is None
+    checked = subprocess.run(
+        [*args, "--check", "--positions", "2"], capture_output=True, text=True, timeout=120
+    )
+    assert checked.returncode in (0, 1) and "budget" in checked.stdout
