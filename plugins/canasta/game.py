@@ -62,6 +62,8 @@ class Canasta(GamePlugin[Options, CanastaState]):
             4: "ismcts:iterations=500,prior=greedy,rollout=greedy",
         },
     }
+    # ismcts:macro=true melds what greedy would meld and searches the pile and discard decisions
+    search_follows = frozenset({"meld", "add", "commit"})
     state_class = CanastaState  # the state hooks are derived from its FIELDS
     suits_matter = False  # but for threes, which never meld by suit alone
 
