@@ -8,7 +8,7 @@ a game that names none gets the core's (``DEFAULT_LEVELS``).
 
 - ``easy``: the game's ``greedy`` (else ``random``) that plays a uniformly
   random move instead at a share ``mistakes`` of its decisions (its spec's
-  option ``mistakes=0.35``: a level's own option, taken off before the kind
+  option ``mistakes=0.5``: a level's own option, taken off before the kind
   is made).
 - ``normal``: the game's ``greedy`` (else ``random``).
 - ``hard``: the search (``ismcts``) with an iteration budget calibrated so
@@ -41,7 +41,7 @@ LEVELS = ("easy", "normal", "hard", "expert")
 # a game that names no levels of its own; ``{base}`` is ``greedy`` where the
 # game has it, else ``random``
 DEFAULT_LEVELS: dict[str, str] = {
-    "easy": "{base}:mistakes=0.35",
+    "easy": "{base}:mistakes=0.5",
     "normal": "{base}",
     "hard": "ismcts:iterations=100,prior={base},rollout={base}",
     "expert": "ismcts:iterations=300,prior={base},rollout={base}",

@@ -85,8 +85,8 @@ def test_normal_is_greedy_and_easy_errs_at_its_share_of_decisions():
         easy = [make_player(table, "easy", s, random.Random(seed)) for s in range(table.players)]
         for (_, state, seat), move in zip(where, greedy, strict=True):
             errs += easy[seat].choose(None, tuple(table.legal_moves(state))) != move
-    # a share of 0.35 errs, less the random moves that happen to be greedy's own
-    assert 0.1 * 5 * len(where) < errs < 0.35 * 5 * len(where)
+    # a share of 0.5 errs, less the random moves that happen to be greedy's own
+    assert 0.15 * 5 * len(where) < errs < 0.5 * 5 * len(where)
 
 
 def test_levels_at_the_command_line_and_their_errors():
