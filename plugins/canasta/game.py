@@ -51,16 +51,8 @@ class Canasta(GamePlugin[Options, CanastaState]):
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
     levels = {
-        "hard": {
-            2: "ismcts:iterations=80,prior=greedy,rollout=greedy",
-            3: "ismcts:iterations=120,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=140,prior=greedy,rollout=greedy",
-        },
-        "expert": {
-            2: "ismcts:iterations=300,prior=greedy,rollout=greedy",
-            3: "ismcts:iterations=450,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=500,prior=greedy,rollout=greedy",
-        },
+        "hard": "ismcts:iterations=200,prior=greedy,rollout=greedy,macro=true,puct=0.5,depth=40",
+        "expert": "ismcts:iterations=600,prior=greedy,rollout=greedy,macro=true,puct=0.5,depth=40",
     }
     # ismcts:macro=true melds what greedy would meld and searches the pile and discard decisions
     search_follows = frozenset({"meld", "add", "commit"})
