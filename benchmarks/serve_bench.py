@@ -17,6 +17,10 @@ asked). Reported per K:
   bots move);
 - errors (a connection lost, an error frame, a timeout).
 
+The clients ask for change frames (``?changes=1``, docs/WEB.md) and rebuild
+each whole frame as the page does; ``--whole-frames`` asks for whole frames
+only (an older server sends those anyway).
+
 A benchmark, not a test: numbers go in closing notes. The machine is shared:
 run it when it is quiet, and compare runs made the same way.
 """
@@ -45,6 +49,8 @@ CONFIG = """tables:
       - {kind: greedy}
 """
 TIMEOUT = 60.0  # seconds without a frame: that table counts an error and stops
+RECEIVED = [0]  # characters the clients received while measured
+QUERY = ["?changes=1"]  # what the clients ask for ("": whole frames, --whole-frames)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -77,6 +83,23 @@ def start_server(k: int, where: Path) -> tuple[subprocess.Popen[str], list[str]]
     raise SystemExit("the server did not start")
 
 
+def next_frame(prev: dict[str, Any] | None, m: dict[str, Any]) -> dict[str, Any] | None:
+    """The whole frame a message brings (the page's ``frames.js``)."""
+    if m["type"] == "state":
+        return m
+    if m["type"] != "change" or prev is None or prev.get("n") != m["base"]:
+        return None
+    skip = {"type", "base", "view", "view_drop", "history_drop", "history_add"}
+    f = {**prev, **{k: v for k, v in m.items() if k not in skip}}
+    if "view" in m:
+        f["view"] = None if m["view"] is None else {**(prev["view"] or {}), **m["view"]}
+    for k in m.get("view_drop", []):
+        f["view"].pop(k, None)
+    if "history_drop" in m or "history_add" in m:
+        f["history"] = prev["history"][m.get("history_drop", 0) :] + m.get("history_add", [])
+    return f
+
+
 async def person(url: str, moves: int, out: list[float], errors: list[str], started: asyncio.Event) -> None:
     import socket
     from urllib.parse import urlsplit
@@ -102,13 +125,22 @@ async def person(url: str, moves: int, out: list[float], errors: list[str], star
         sent_at: float | None = None
         seq_sent = -1
         played = 0
+        held: dict[str, Any] | None = None
         try:
             while played < moves:
-                frame = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-                if frame["type"] != "state":
-                    if "not over" not in frame.get("error", ""):  # a Next pressed twice: harmless
-                        errors.append(frame.get("error", "?"))
+                text = await asyncio.wait_for(ws.recv(), TIMEOUT)
+                if started.is_set():
+                    RECEIVED[0] += len(text)
+                message = json.loads(text)
+                if message["type"] not in ("state", "change"):
+                    if "not over" not in message.get("error", ""):  # a Next pressed twice: harmless
+                        errors.append(message.get("error", "?"))
                     continue
+                frame = next_frame(held, message)
+                if frame is None:
+                    errors.append(f"change {message.get('n')} on base {message.get('base')}: not held")
+                    return
+                held = frame
                 if sent_at is not None and frame["seq"] > seq_sent:
                     out.append(time.perf_counter() - sent_at)
                     sent_at = None
@@ -134,9 +166,10 @@ async def run_clients(seats: list[str], moves: int, pid: int) -> tuple[list[floa
     out: list[float] = []
     errors: list[str] = []
     started = asyncio.Event()
-    tasks = [asyncio.create_task(person(u, moves, out, errors, started)) for u in seats]
+    tasks = [asyncio.create_task(person(u + QUERY[0], moves, out, errors, started)) for u in seats]
     await asyncio.sleep(1.0)  # every connection open and its first frame sent
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    RECEIVED[0] = 0
     started.set()
     await asyncio.gather(*tasks)
     return out, errors, cpu_seconds(pid) - cpu0, time.perf_counter() - t0
@@ -164,6 +197,7 @@ def measure(k: int, moves: int) -> dict[str, Any]:
         "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(lat)), 2),
         "server_cpu_share": round(cpu / wall, 2),
         "wall_s": round(wall, 1),
+        "kb_received_per_move": round(RECEIVED[0] / 1000 / max(1, len(lat)), 1),
         "errors": len(errors),
         "first_errors": errors[:3],
     }
@@ -174,7 +208,10 @@ def main() -> None:
     ap.add_argument("--tables", type=int, nargs="+", default=[1, 10, 50, 200])
     ap.add_argument("--moves", type=int, default=30, help="person moves per table")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--whole-frames", action="store_true", help="ask for whole frames only (no changes)")
     args = ap.parse_args()
+    if args.whole_frames:
+        QUERY[0] = ""
     import cardcore
 
     print(f"cardcore from {Path(cardcore.__file__).parent}", file=sys.stderr)
@@ -186,7 +223,8 @@ def main() -> None:
             print(
                 f"K={k:>3}: {row['moves']} moves, latency p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms; "
                 f"server CPU {row['server_cpu_ms_per_move']} ms per move ({row['server_cpu_share']:.0%} "
-                f"of a core); {row['errors']} errors {row['first_errors'] or ''}",
+                f"of a core); {row['kb_received_per_move']} kB received per move; "
+                f"{row['errors']} errors {row['first_errors'] or ''}",
                 flush=True,
             )
 

@@ -48,11 +48,47 @@ class UserError(click.ClickException):
 DEBUG_ENV = "CARDCORE_DEBUG"
 
 
+class GameCommand(click.Command):
+    """A command whose ``--help`` after a GAME (``cardcore play canasta
+    --help``) gives ``--players`` that game's own range."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["cardcore.argv"] = list(args)  # read by the help, which click shows while parsing
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from cardcore.errors import CardcoreError
+
+        argv = ctx.meta.get("cardcore.argv") or []
+        players = next((p for p in self.params if p.name == "players"), None)
+        named = argv[0] if argv and not argv[0].startswith("-") else None
+        takes_game = "game" in {p.name for p in self.params}
+        if not isinstance(players, click.Option) or named is None or not takes_game:
+            super().format_options(ctx, formatter)
+            return
+        try:
+            spec = registry().game(named)
+        except CardcoreError:  # not a game: the help as it is (the command says why when run)
+            super().format_options(ctx, formatter)
+            return
+        low, high = spec.min_players, spec.max_players
+        count = f"{low}" if low == high else f"{low} to {high}"
+        old = players.help
+        default = spec.default_players
+        players.help = f"Number of players: {spec.title} is played by {count} (default {default})."
+        try:
+            super().format_options(ctx, formatter)
+        finally:
+            players.help = old
+
+
 class CardcoreGroup(click.Group):
     """click's group, with every error as one line: ``error: …``, exit code 2
     for the user's mistakes; an unexpected error (a bug, a broken plugin) is
     one line too, naming the command, with exit code 1 (``--debug`` or
     ``CARDCORE_DEBUG=1`` shows the traceback)."""
+
+    command_class = GameCommand
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
@@ -399,6 +435,13 @@ def _default_bot(table: Table) -> str:
     is_flag=True,
     help="Let CARDCORE_TRACE_HOOKS=1 print hook calls, which show every hand, to a person playing.",
 )
+@click.option(
+    "--move-timeout",
+    type=click.FloatRange(0, min_open=True),
+    metavar="SECONDS",
+    help="Stop with one line naming the plugin and hook when a bot or a hook takes longer on one "
+    "move (waiting for you does not count); the autosave is kept.",
+)
 @config_option
 @friendly
 def play(
@@ -417,6 +460,7 @@ def play(
     resume_last: bool,
     from_path: Path | None,
     trace_reveals: bool,
+    move_timeout: float | None,
 ) -> None:
     """Play GAME at the terminal: you at seat 0, bots at the other seats.
 
@@ -455,7 +499,9 @@ def play(
     if where.first_deal is not None:
         click.echo(f"From {from_path}: the position's deal first, then the match goes on.")
     _quiet_trace(table, kinds, trace_reveals)
-    _run_play(table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed)
+    _run_play(
+        table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed, move_timeout
+    )
 
 
 class _PlaySource:
@@ -553,7 +599,13 @@ def _quiet_trace(table: Table, kinds: list[str], trace_reveals: bool) -> None:
 
 
 def _run_play(
-    table: Table, kinds: list[str], seed: int, where: _PlaySource, confirm_forced: bool, given_seed: bool
+    table: Table,
+    kinds: list[str],
+    seed: int,
+    where: _PlaySource,
+    confirm_forced: bool,
+    given_seed: bool,
+    move_timeout: float | None = None,
 ) -> None:
     """How ``cardcore play`` runs: the players, the printer and the log, the
     person's save (``s``) and undo, then the match to its end or a stop."""
@@ -593,6 +645,16 @@ def _run_play(
     if journal is not None:
         listeners.append(journal)
     saved = [log_path or (resume_path if log_file is not None else None)]
+    if move_timeout is not None:
+        from cardcore.watchdog import arm
+
+        def kept_on_overrun() -> str | None:
+            if journal is None:
+                return None
+            journal.sync()  # the moves played so far stay resumable
+            return "; the game is autosaved up to its last move (`cardcore play --last`)"
+
+        arm(move_timeout, "play", kept_on_overrun)
 
     def save() -> str:
         from cardcore.files import free_name
@@ -655,8 +717,11 @@ def _run_play(
 
 def _another_match() -> bool:
     """After a match with a person: play another at the same table?"""
+    from cardcore.watchdog import person_waits
+
     try:
-        answer = click.prompt("Another match? (y/n)", default="n", show_default=False)
+        with person_waits():
+            answer = click.prompt("Another match? (y/n)", default="n", show_default=False)
     except click.Abort:  # no more input
         return False
     return str(answer).strip().lower() in {"y", "yes"}
@@ -1031,6 +1096,18 @@ def study(
     help="Address to listen on; 0.0.0.0 lets the other machines of your network in.",
 )
 @click.option(
+    "--lan",
+    is_flag=True,
+    help="Let the other machines of your network in (--host 0.0.0.0): the links carry this "
+    "machine's network address.",
+)
+@click.option(
+    "--no-lobby-seats",
+    "no_lobby_seats",
+    is_flag=True,
+    help="A person's seat is his link's only: the lobby offers no 'Take this seat'.",
+)
+@click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one)."
 )
 @click.option(
@@ -1074,6 +1151,15 @@ def study(
     help="Tables open at once (stopped ones do not count).",
 )
 @click.option(
+    "--away-limit",
+    type=click.FloatRange(0),
+    default=180,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a person's seat is away before the other people may hand it to a bot "
+    "(his link takes it back).",
+)
+@click.option(
     "--state",
     "state_path",
     type=FilePath(dir_okay=False, path_type=Path),
@@ -1090,6 +1176,8 @@ def serve(
     house_rules: tuple[str, ...],
     table_names: tuple[str, ...],
     host: str,
+    lan: bool,
+    no_lobby_seats: bool,
     port: int,
     seed: int | None,
     allow_seeds: bool,
@@ -1097,6 +1185,7 @@ def serve(
     log_dir: Path,
     bot_delay: float,
     max_tables: int,
+    away_limit: float,
     state_path: Path | None,
     config_path: Path,
 ) -> None:
@@ -1123,6 +1212,11 @@ def serve(
         raise CardcoreError(f"cardcore serve needs {err.name}: pip install cardcore (it brings it)") from None
     if game and table_names:
         raise CardcoreError("give either GAME or --table, not both")
+    if lan:
+        source = click.get_current_context().get_parameter_source("host")
+        if source == click.core.ParameterSource.COMMANDLINE and host != "0.0.0.0":
+            raise CardcoreError(f"give either --lan or --host {host}, not both (--lan listens on 0.0.0.0)")
+        host = "0.0.0.0"
     for origin in allow_origins:
         if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
             raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
@@ -1144,6 +1238,8 @@ def serve(
     signal.signal(signal.SIGTERM, terminate)
     lobby = Lobby(reg, config_path, log_dir, bot_delay, allow_seeds=allow_seeds, store=store)
     lobby.max_tables = max_tables
+    lobby.away_limit = away_limit
+    lobby.lobby_seats = not no_lobby_seats
     opened = []
     resumed = []
     try:
@@ -1173,17 +1269,20 @@ def serve(
             hint = f"; try --port {port + 1}" if getattr(err, "errno", None) == 98 else ""
             why = getattr(err, "strerror", None) or err
             raise CardcoreError(f"cannot listen on {host}:{port} ({why}){hint}") from None
+        sock.listen(2048)  # before the links are printed: a client that comes at once is queued, not refused
         port = sock.getsockname()[1]
         link_host = _link_host(host)
         base = f"http://{link_host}:{port}"
-        hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
-        if host in ("0.0.0.0", "::", ""):
-            hosts.add(socket.gethostname())
+        lobby.public_base = base
+        hosts = _served_hosts(host, link_host)
         for session in opened:
             click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
             for seat_no, token in session.links.items():
                 click.echo(f"  {session.table.names[seat_no]} (seat {seat_no}): {base}/seat/{token}")
             click.echo(f"  watch: {base}/watch/{session.watch_link}")
+            code = session._info.get("code")
+            if code:
+                click.echo(f"  join: {base}/join/{code}   (table code {code}: take a free seat there)")
             if session.log_path is not None:
                 click.echo(f"  log: {session.log_path}")
         for session in resumed:
@@ -1208,16 +1307,28 @@ def serve(
     click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
 
 
-def _link_host(host: str) -> str:
-    """The address to print in a link: the machine's own for 0.0.0.0."""
+def _served_hosts(host: str, link_host: str) -> set[str]:
+    """The names the server answers to besides loopback (``app.Guard``): the
+    address it listens on and the one its links carry; for 0.0.0.0 (``--lan``)
+    also the machine's name and the address that name resolves to."""
     import socket
 
+    hosts = {host, link_host.strip("[]")} - {"0.0.0.0", "::", ""}
+    if host in ("0.0.0.0", "::", ""):
+        hosts.add(socket.gethostname())
+        with contextlib.suppress(OSError):
+            hosts.add(socket.gethostbyname(socket.gethostname()))
+    return hosts
+
+
+def _link_host(host: str) -> str:
+    """The address to print in a link: for 0.0.0.0 (``--lan``), the machine's
+    network address (``web.address.network_address``: no packet sent)."""
     if host not in ("0.0.0.0", "::", ""):
         return f"[{host}]" if ":" in host else host
-    try:
-        return socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return socket.gethostname()
+    from cardcore.web.address import network_address
+
+    return network_address()
 
 
 @main.command()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
-from cardcore.cards import CardError, parse_card
+from cardcore.cards import Card, CardError, parse_card
 from cardcore.decision import Checkpoint, Decision, Rewind
 from cardcore.game import Observation
 from cardcore.moves import Move, laid_cards, names_by_rank
@@ -154,6 +154,15 @@ class Undoable:
         return move
 
 
+def _prompt(prompt: str) -> str:
+    """A person's answer at the terminal (waiting for him is no overrun: ``watchdog.person_waits``)."""
+    from cardcore.watchdog import person_waits
+
+    with person_waits():
+        answer: str = click.prompt(prompt, prompt_suffix=" > ", default="", show_default=False)
+    return answer
+
+
 class HumanPlayer:
     """A person at the terminal: shows the seat's view and a numbered list of moves.
 
@@ -179,9 +188,7 @@ class HumanPlayer:
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
         self.by_rank = not getattr(table.plugin, "suits_matter", True)  # Canasta: 9S names any 9
-        self.input: Callable[[str], str] = lambda prompt: click.prompt(
-            prompt, prompt_suffix=" > ", default="", show_default=False
-        )
+        self.input: Callable[[str], str] = _prompt
         self.echo: Callable[[str], None] = click.echo
 
     MAX_ENTRIES = 12  # a menu longer than this is grouped (the view fits 80×24)
@@ -355,14 +362,8 @@ class HumanPlayer:
         return list(dict.fromkeys([*([first] if first else []), *(m.kind for m in moves)]))
 
     def why_not(self, c: Any, moves: Sequence[Move]) -> str:
-        """The rule that keeps ``c`` from being played, as the game explains it:
-        first for the move a card alone means (``GamePlugin.card_kind``: a
-        trail, a discard), then for each kind of the legal moves."""
-        for kind in self._kinds([m for m in moves if m.card is not None]):
-            reason = self.explain(Move(kind, c))
-            if reason:
-                return str(reason)
-        return "choose one of the numbered moves"
+        """The rule that keeps ``c`` from being played (``reason_not``)."""
+        return reason_not(self.table, self.explain, c, moves) or "choose one of the numbered moves"
 
     confirm_forced = False  # True: a single legal move waits for a keystroke too
 
@@ -525,6 +526,25 @@ def _names(token: str, c: Any, by_rank: bool = False) -> bool:
         t = "10"
     rank = str(c.name if c.special else c.name[:-1])
     return t == rank.upper()
+
+
+def reason_not(
+    table: Table, explain: Callable[[Move], str | None], c: Card, moves: Sequence[Move]
+) -> str | None:
+    """The rule that keeps card ``c`` from being played now, as the game
+    explains it (``explain``: ``Decision.explain``, the hook
+    ``cardcore_explain_illegal``): first for the move a card alone
+    means (``GamePlugin.card_kind``: a trail, a discard), then for each kind of
+    the legal moves that lay a card. None: the game gives no reason. Called by
+    the terminal (``why``, a card typed that plays no move) and the browser's
+    *why not?*."""
+    first = getattr(table.plugin, "card_kind", None)
+    kinds = dict.fromkeys([*([first] if first else []), *(m.kind for m in moves if m.card is not None)])
+    for kind in kinds:
+        reason = explain(Move(kind, c))
+        if reason:
+            return str(reason)
+    return None
 
 
 def advise(

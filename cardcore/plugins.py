@@ -52,6 +52,11 @@ def _suggest(name: str, known: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def _game_key(name: str) -> str:
+    """A game's name as typed, compared: any case, ``-``, ``_`` and spaces alike."""
+    return "_".join(name.lower().replace("-", " ").replace("_", " ").split())
+
+
 @dataclass
 class Registry:
     """The installed games and house rules, by name; ``warnings``, one line per
@@ -78,14 +83,17 @@ class Registry:
         try:
             return self.games[name]
         except KeyError:
-            wanted = name.lower().replace("-", "_")
-            for spec in self.games.values():
-                if wanted in (spec.name, *(a.lower().replace("-", "_") for a in spec.aliases)):
-                    return spec
+            wanted = _game_key(name)
+            every = {_game_key(a): spec for spec in self.games.values() for a in (spec.name, *spec.aliases)}
+            if wanted in every:
+                return every[wanted]
             known = ", ".join(sorted(self.games)) or "none installed"
-            raise UnknownNameError(
-                f"unknown game {name!r}{_suggest(name, self.games)}; installed: {known}"
-            ) from None
+            close = difflib.get_close_matches(wanted, list(every), n=1)  # the aliases too: karuzel → karuzele
+            hint = ""
+            if close:
+                game = every[close[0]].name
+                hint = f" (did you mean {close[0]!r}{f', {game}' if game != close[0] else ''}?)"
+            raise UnknownNameError(f"unknown game {name!r}{hint}; installed: {known}") from None
 
     def house_rule(self, name: str, game: str | None = None) -> HouseRuleSpec:
         try:

@@ -118,7 +118,10 @@ class Printer(Listener):
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
             click.echo("  totals: " + ", ".join(totals))
         if self.pause_between_deals and not match.over:
-            click.pause("  Press any key for the next deal…")
+            from cardcore.watchdog import person_waits
+
+            with person_waits():  # no overrun (play --move-timeout)
+                click.pause("  Press any key for the next deal…")
 
     def rewind(self, token: Any) -> None:
         self._turn_seat, self._turns = None, ()

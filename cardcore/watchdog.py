@@ -15,11 +15,12 @@ thread is left behind, and whatever it does later is ignored);
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -143,21 +144,47 @@ class Watchdog:
 WATCHDOG = Watchdog()  # one per process
 
 
-def arm(timeout: float, command: str) -> None:
+_ARMED: list[Busy] = []  # the heartbeat ``arm`` set up in this process, if any
+
+
+def arm(timeout: float, command: str, finish: Callable[[], str | None] | None = None) -> None:
     """``--move-timeout`` for a command playing in this process's main thread
-    (``simulate``): each move of the engine's loop is a heartbeat; a step past
+    (``simulate``, ``play``): each move of the engine's loop is a heartbeat
+    (and a person's prompt, ``person_waits``, is no overrun); a step past
     ``timeout`` prints one line naming the plugin and the hook, and the
-    process exits with code 1 (the thread cannot be stopped, nor unwound)."""
+    process exits with code 1 (the thread cannot be stopped, nor unwound).
+    ``finish`` runs first (``play``: the autosave synced); what it returns
+    ends the line."""
     from cardcore import runner
 
     busy = Busy(timeout)
     runner.beat = busy.busy
+    _ARMED[:] = [busy]
 
     def overrun() -> None:
         who = culprit(busy.thread_id)
-        print(f"error: cardcore {command}: {who} ran past the move timeout ({timeout:g} s)", file=sys.stderr)
+        said = ""
+        if finish is not None:
+            with contextlib.suppress(Exception):
+                said = finish() or ""
+        line = f"error: cardcore {command}: {who} ran past the move timeout ({timeout:g} s){said}"
+        print(line, file=sys.stderr)
         sys.stderr.flush()
         os._exit(1)
 
     busy.busy()
     WATCHDOG.watch(busy, overrun)
+
+
+@contextlib.contextmanager
+def person_waits() -> Iterator[None]:
+    """Around a prompt: waiting for a person is no overrun (``arm``)."""
+    busy = _ARMED[0] if _ARMED else None
+    if busy is None:
+        yield
+        return
+    busy.idle()
+    try:
+        yield
+    finally:
+        busy.busy()

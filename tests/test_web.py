@@ -435,7 +435,9 @@ def test_a_hint_names_the_move_the_search_bot_would_play(tmp_path, registry):
             session.checker.check(hinted)
             hint = hinted["hint"]
             assert hint["decision"] == frame["decision"] and hinted["moves"] == frame["moves"]
-            assert hint["text"] == "ismcts would play " + frame["moves"][hint["index"]]["text"]
+            # plain words, from what the search found: no bot name, no count of deals
+            assert hint["text"].startswith("I would play " + frame["moves"][hint["index"]]["text"])
+            assert "ismcts" not in hint["text"] and "deals)" not in hint["text"]
             assert hint["estimates"] and hint["estimates"][0]["index"] == hint["index"]
             assert all(e["text"] == frame["moves"][e["index"]]["text"] for e in hint["estimates"])
             me.send({"type": "move", "decision": frame["decision"], "index": hint["index"]})
@@ -548,3 +550,72 @@ def test_the_card_picked_is_the_one_laid(tmp_path, registry):
             wait_for(inbox, lambda c, f: any(f"discard {laid}" in str(h) for h in f["history"]))
     code, out = run_cli("replay", str(session.log_path), "--check")
     assert code == 0, out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_why_not_a_card_gives_the_games_reason(tmp_path, registry, game):
+    """The browser's *why not?*: a card of the hand that plays no move gets the
+    game's reason (``cardcore_explain_illegal``), in plain words for the person
+    and with the ruling ids for the detail; a card that plays gets its move."""
+    from cardcore.render import plain
+
+    with served(tmp_path, registry) as (lobby, http):
+        session = open_table(lobby, game, ["human", "greedy"], {})
+        inbox: queue.Queue[Any] = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            me = Client(http, session.links[0], inbox, stack)
+            rng = random.Random(3)
+            for _ in range(400):  # decisions, until one where a card of the hand plays no move
+                _, frame = wait_for(inbox, lambda c, f: f["moves"] or f["status"]["phase"] == "deal_over")
+                if frame["status"]["phase"] == "deal_over":
+                    me.send({"type": "next"})
+                    continue
+                listed = " ".join(m["text"] for m in frame["moves"])
+                idle = [c for c in frame["view"]["hand"] if c not in listed]
+                rank = {c[:-1] for c in frame["view"]["hand"] if c in listed} if game == "canasta" else set()
+                idle = [c for c in idle if c[:-1] not in rank]  # Canasta lists one move per rank (N8a)
+                if idle:
+                    break
+                pick = rng.randrange(len(frame["moves"]))
+                me.send({"type": "move", "decision": frame["decision"], "index": pick})
+            else:
+                pytest.fail("no decision with a card that plays no move")
+            assert "names no card" in me.refused({"type": "why", "decision": frame["decision"], "card": "ZZ"})
+            me.send({"type": "why", "decision": frame["decision"], "card": idle[0]})
+            _, answered = wait_for(inbox, lambda c, f: f["why"] is not None)
+            why = answered["why"]
+            assert why["card"] == idle[0] and why["decision"] == frame["decision"]
+            assert why["rule"], f"{game}: no reason for {idle[0]} (moves: {listed})"
+            assert why["text"] == plain(why["rule"]) and why["text"]
+            played = frame["moves"][0]
+            some = next((c for c in frame["view"]["hand"] if c in played["text"]), None)
+            if some is not None:  # a card that plays: its move named
+                me.send({"type": "why", "decision": frame["decision"], "card": some})
+                _, again = wait_for(inbox, lambda c, f: f["why"] is not None and f["why"]["card"] == some)
+                assert again["why"]["text"].startswith(f"{some} can be played now")
+            session.checker.check(answered)
+
+
+def test_the_score_sheet_lists_each_deal(tmp_path, registry):
+    with served(tmp_path, registry) as (lobby, http):
+        session = open_table(lobby, "paquet_voleur", ["human", "random"], {"deals": 3})
+        inbox: queue.Queue[Any] = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            me = Client(http, session.links[0], inbox, stack)
+            rng = random.Random(5)
+            sheets = []
+            for _ in range(2000):
+                _, frame = wait_for(inbox, lambda c, f: f["moves"] or f["status"]["phase"] == "deal_over")
+                if frame["status"]["phase"] == "deal_over":
+                    if frame["status"]["deal"] > len(sheets):  # a deal's end (not a frame after "next")
+                        sheets.append(frame["status"]["sheet"])
+                    if len(sheets) == 2:
+                        break
+                    me.send({"type": "next"})
+                    continue
+                pick = rng.randrange(len(frame["moves"]))
+                me.send({"type": "move", "decision": frame["decision"], "index": pick})
+            assert [d["deal"] for d in sheets[0]] == [1] and [d["deal"] for d in sheets[1]] == [1, 2]
+            assert sheets[1][0] == sheets[0][0]
+            totals = [sum(d["points"][i] for d in sheets[1]) for i in range(2)]
+            assert totals == frame["status"]["scores"]

@@ -81,8 +81,19 @@ def parts(frame: dict[str, Any]) -> list[Any]:
         *({k: v for k, v in m.items() if k != "text"} for m in moves),
         *frame.get("history", []),
         *((frame.get("hint") or {}).get("estimates") or []),  # one move each
-        {**rest, "hint": {k: v for k, v in (frame.get("hint") or {}).items() if k != "estimates"}},
+        # the hint's and why's words: each clause names one move ("I would play X: … than Y")
+        *clauses((frame.get("hint") or {}).get("text")),
+        *clauses((frame.get("why") or {}).get("text")),
+        (frame.get("why") or {}).get("rule"),
+        {
+            **{k: v for k, v in rest.items() if k not in ("hint", "why")},
+            "hint": {k: v for k, v in (frame.get("hint") or {}).items() if k not in ("estimates", "text")},
+        },
     ]
+
+
+def clauses(text: str | None) -> list[str]:
+    return re.split(r": |; | than ", text) if text else []
 
 
 class AuditedSession(TableSession):
@@ -92,3 +103,36 @@ class AuditedSession(TableSession):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.checker = Audit(self)
+
+
+CHANGE_KEYS = {"type", "base", "view", "view_drop", "history_drop", "history_add"}
+
+
+def next_frame(prev: dict[str, Any] | None, m: dict[str, Any]) -> dict[str, Any] | None:
+    """The whole frame a message brings (``static/frames.js``' ``nextFrame``,
+    written again from docs/WEB.md): a state frame is one; a change frame
+    patches ``prev`` when ``prev`` is its base, else None."""
+    if m["type"] == "state":
+        return m
+    if m["type"] != "change" or prev is None or prev.get("n") != m["base"]:
+        return None
+    f = {**prev, **{k: v for k, v in m.items() if k not in CHANGE_KEYS}}
+    if "view" in m:
+        f["view"] = None if m["view"] is None else {**(prev["view"] or {}), **m["view"]}
+    for k in m.get("view_drop", []):
+        f["view"] = {x: v for x, v in f["view"].items() if x != k}
+    if "history_drop" in m or "history_add" in m:
+        f["history"] = prev["history"][m.get("history_drop", 0) :] + m.get("history_add", [])
+    return f
+
+
+def whole_frames(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every whole frame a connection's messages (state and change frames,
+    in order) bring; a change that does not build on the frame held fails."""
+    frames: list[dict[str, Any]] = []
+    for m in messages:
+        if m["type"] in ("state", "change"):
+            f = next_frame(frames[-1] if frames else None, m)
+            assert f is not None, f"change {m.get('n')} on base {m.get('base')}: not the frame held"
+            frames.append(f)
+    return frames

@@ -6,6 +6,10 @@ seat, and the static assets (shipped in the package: no CDN, works offline).
     GET  /api/tables       running tables (no secret link in it but the spectators')
     POST /api/tables       open a table: {"table": NAME} or a table's fields
     DELETE /api/tables/ID  close it: {"owner": TOKEN}, the token its maker was given
+    POST /api/tables/ID/seats/N   take open seat N: {"name": NAME} → his own secret link
+    GET  /api/tables/ID/qr.svg    a QR code of the table's join page
+    GET  /api/join/CODE    the table of that code, its open seats and its join address
+    GET  /join/CODE        the join page: the open seats, each with *Take this seat*
     GET  /seat/<token>     a person's table page (his secret link)
     GET  /watch/<token>    the spectators' page
     WS   /ws/<token>       frames out, messages in (see ``session``)
@@ -43,12 +47,14 @@ from starlette.websockets import WebSocket
 
 from cardcore.errors import CardcoreError
 from cardcore.text import one_line
-from cardcore.web.lobby import LimitError, Lobby
+from cardcore.web.lobby import LimitError, Lobby, NoSuchTable, SeatError
 from cardcore.web.session import Subscriber
 
 MAX_MESSAGE = 4096  # characters: a move message is some forty
 MAX_BODY = 65536  # bytes of a table's form
 MAX_PENDING = 32  # messages waiting to go to one connection (a state frame replaces the one before)
+MAX_CHANGES = 16  # change frames waiting to go to one connection: past it, one whole frame instead
+RESYNC = "resync"  # the outbox's own: send a whole frame (the table is asked for it)
 SEND_TIMEOUT = 10.0  # seconds a connection may take to take one message in
 MAX_CONNECTIONS_PER_CLIENT = 256  # websockets open at once from one address
 SLOW = 4008  # close code: the reader was too slow (reconnecting brings the whole state)
@@ -154,18 +160,34 @@ def security_headers(host: str) -> _Raw:
 class Outbox:
     """What waits to go to one connection, in its event loop: a state frame
     replaces one not sent yet (each is the whole state), so a slow reader
-    never piles frames up; past ``MAX_PENDING`` messages it is dropped."""
+    never piles frames up; change frames (each builds on the one before)
+    queue, and past ``MAX_CHANGES`` of them they are all dropped for one
+    whole frame (``resync``: asked of the table when the sender gets there;
+    changes that come meanwhile are dropped, the whole frame holds them);
+    past ``MAX_PENDING`` messages the reader is dropped."""
 
     def __init__(self) -> None:
         self.items: collections.deque[tuple[str, str]] = collections.deque()
         self.ready = asyncio.Event()
         self.overflow = False
+        self.changes = 0  # change frames waiting
+        self.awaiting = False  # a whole frame is asked for: changes before it are dropped
 
     def put(self, kind: str, text: str) -> None:
+        if kind == "change" and self.awaiting:
+            return
+        if kind == "state":
+            self.awaiting = False
         if kind == "state" and self.items and self.items[-1][0] == "state":
             self.items[-1] = (kind, text)
+        elif kind == "change" and self.changes >= MAX_CHANGES:
+            kept = [i for i in self.items if i[0] not in ("state", "change")]
+            self.items = collections.deque([*kept, (RESYNC, "")])
+            self.changes = 0
+            self.awaiting = True
         else:
             self.items.append((kind, text))
+            self.changes += kind == "change"
             self.overflow = self.overflow or len(self.items) > MAX_PENDING
         self.ready.set()
 
@@ -175,7 +197,9 @@ class Outbox:
             await self.ready.wait()
         if self.overflow:
             return ("slow", "")
-        return self.items.popleft()
+        item = self.items.popleft()
+        self.changes -= item[0] == "change"
+        return item
 
 
 def create_app(
@@ -189,6 +213,15 @@ def create_app(
     ``max_connections``: websockets at once per client address)."""
     open_from: collections.Counter[str] = collections.Counter()
 
+    def base_of(request: Request) -> str:
+        """The address a join link or QR code names: the server's network
+        address (``cardcore serve --lan``) for a page read on this machine,
+        else the address the page was read at."""
+        host = request.headers.get("host", "")
+        if lobby.public_base and host_name(host) in LOOPBACK:
+            return lobby.public_base
+        return f"{request.url.scheme}://{host}"
+
     async def lobby_page(request: Request) -> Response:
         return HTMLResponse(page("lobby.html"))
 
@@ -197,7 +230,7 @@ def create_app(
 
     async def tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": lobby.tables()})
+            return JSONResponse({"tables": lobby.tables(), "base": base_of(request)})
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":  # a cross-site form cannot send it without the browser asking
             return JSONResponse({"error": "send the table as application/json"}, status_code=415)
@@ -215,7 +248,8 @@ def create_app(
         except CardcoreError as err:
             return JSONResponse({"error": one_line(str(err))}, status_code=400)
         # whoever made it may close it (the token is kept hashed)
-        return JSONResponse({**links(session), "owner": session.owner_token}, status_code=201)
+        made = {**links(session), "owner": session.owner_token, "base": base_of(request)}
+        return JSONResponse(made, status_code=201)
 
     async def close_table(request: Request) -> Response:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -233,6 +267,59 @@ def create_app(
             return JSONResponse({"error": "no table of yours with that id"}, status_code=404)
         return JSONResponse({"closed": request.path_params["id"]})
 
+    async def take_seat(request: Request) -> Response:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return JSONResponse({"error": 'send {"name": NAME} as application/json'}, status_code=415)
+        try:
+            data = json.loads((await request.body())[:MAX_BODY])
+            name = data.get("name") if isinstance(data, dict) else None
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+        said = request.path_params["seat"]
+        seat = int(said) if said.isascii() and said.isdigit() and len(said) < 4 else said
+        client = request.client.host if request.client else "?"
+        table_id = request.path_params["id"]
+        try:
+            session, token = await asyncio.to_thread(lobby.take, table_id, seat, name, client)
+        except NoSuchTable as err:
+            return JSONResponse({"error": one_line(str(err))}, status_code=404)
+        except SeatError as err:
+            return JSONResponse({"error": one_line(str(err))}, status_code=409)
+        except LimitError as err:
+            return JSONResponse({"error": one_line(str(err))}, status_code=429)
+        except CardcoreError as err:
+            return JSONResponse({"error": one_line(str(err))}, status_code=400)
+        answer = {
+            "id": session.id,
+            "name": session.name,
+            "title": session.table.game.title,
+            "seat": seat,
+            "player": session.table.names[seat],
+            "link": f"/seat/{token}",
+        }
+        return JSONResponse(answer, status_code=201)
+
+    async def join_data(request: Request) -> Response:
+        session = lobby.by_code(request.path_params["code"])
+        if session is None:
+            return JSONResponse({"error": "no table with that code"}, status_code=404)
+        found = lobby.describe(session)
+        return JSONResponse({"table": found, "url": base_of(request) + found["join"]})
+
+    async def join_page(request: Request) -> Response:
+        if lobby.by_code(request.path_params["code"]) is None:
+            return not_found("table")
+        return HTMLResponse(page("join.html"))
+
+    async def qr_code(request: Request) -> Response:
+        session = lobby.sessions.get(request.path_params["id"])
+        seating = lobby.seating.get(request.path_params["id"])
+        if session is None or seating is None:
+            return PlainTextResponse("no table with that id", status_code=404)
+        svg = qr_svg(base_of(request) + f"/join/{seating.code}")
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
     async def seat_page(request: Request) -> Response:
         found = lobby.find(request.path_params["token"])
         if found is None or found[1] is None:
@@ -247,7 +334,7 @@ def create_app(
 
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
-        found = lobby.find(ws.path_params["token"])
+        found = await asyncio.to_thread(lobby.claim, ws.path_params["token"])  # the seat is his now
         if found is None:
             await ws.send_json(
                 {"type": "error", "error": "unknown link: no such seat or table", "fatal": True}
@@ -272,10 +359,12 @@ def create_app(
         def refuse(error: str) -> None:
             out.put("error", json.dumps({"type": "error", "error": error}))
 
-        sub = Subscriber(seat, push, kick=lambda: push("", _KICK))
+        # ?changes=1: the page patches change frames (docs/WEB.md); else whole frames only
+        changes = ws.query_params.get("changes") == "1"
+        sub = Subscriber(seat, push, kick=lambda: push("", _KICK), changes=changes)
         session.connect(sub)
-        sender = asyncio.create_task(_send(ws, out))
-        receiver = asyncio.create_task(_receive(ws, session, seat, refuse))
+        sender = asyncio.create_task(_send(ws, out, lambda: session.resync(sub)))
+        receiver = asyncio.create_task(_receive(ws, session, sub, refuse))
         try:
             await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -292,6 +381,10 @@ def create_app(
         Route("/api/catalog", catalog),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", close_table, methods=["DELETE"]),
+        Route("/api/tables/{id}/seats/{seat}", take_seat, methods=["POST"]),
+        Route("/api/tables/{id}/qr.svg", qr_code),
+        Route("/api/join/{code}", join_data),
+        Route("/join/{code}", join_page),
         Route("/seat/{token}", seat_page),
         Route("/watch/{token}", watch_page),
         WebSocketRoute("/ws/{token}", socket),
@@ -305,19 +398,35 @@ def create_app(
     return Guard(app, hosts, origins)
 
 
-def answer(session: Any, seat: int | None, text: str) -> str | None:
-    """A message's text → None (taken) or the error to send back."""
+def qr_svg(url: str) -> str:
+    """A QR code of ``url`` as SVG (``segno``: pure Python, made here, nothing fetched)."""
+    import io
+
+    import segno
+
+    qr = segno.make(url, error="m", micro=False)
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=4, border=2, xmldecl=False, title="QR code: " + url, nl=False)
+    return out.getvalue().decode("utf-8")
+
+
+def answer(session: Any, seat: int | None, text: str, sub: Subscriber | None = None) -> str | None:
+    """A message's text → None (taken) or the error to send back.
+    ``{"type": "resync"}`` (any link) asks for a whole frame next."""
     if len(text) > MAX_MESSAGE:
         return f"message too long ({len(text)} characters)"
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: an array nested thousands deep
         return "not JSON: " + one_line(text, 40)
+    if sub is not None and isinstance(message, dict) and message.get("type") == "resync":
+        session.resync(sub)
+        return None
     result: str | None = session.submit(seat, message)
     return result
 
 
-async def _receive(ws: WebSocket, session: Any, seat: int | None, refuse: Any) -> None:
+async def _receive(ws: WebSocket, session: Any, sub: Subscriber, refuse: Any) -> None:
     """A connection's messages, each answered (an error when refused)."""
     with contextlib.suppress(Exception):  # the connection broke: the seat waits for him to come back
         while True:
@@ -328,18 +437,23 @@ async def _receive(ws: WebSocket, session: Any, seat: int | None, refuse: Any) -
             if text is None:
                 refuse("send text: a JSON object")
                 continue
-            error = answer(session, seat, text)
+            error = answer(session, sub.seat, text, sub)
             if error:
                 refuse(error)
 
 
-async def _send(ws: WebSocket, out: Outbox) -> None:
+async def _send(ws: WebSocket, out: Outbox, resync: Any) -> None:
     """A connection's frames, in order; a reader too slow (``MAX_PENDING``
     waiting, or one message not taken in ``SEND_TIMEOUT``) is closed with code
-    ``SLOW``: his page reconnects and gets the whole state."""
+    ``SLOW``: his page reconnects and gets the whole state. Past
+    ``MAX_CHANGES`` change frames waiting, ``resync()`` asks the table for a
+    whole one instead."""
     with contextlib.suppress(Exception):
         while True:
             kind, text = await out.get()
+            if kind == RESYNC:
+                resync()
+                continue
             if kind == _KICK:
                 error = "this seat was opened in another window"
                 await ws.send_json({"type": "error", "error": error, "fatal": True})
@@ -361,6 +475,9 @@ def links(session: Any) -> dict[str, Any]:
         "id": session.id,
         "name": session.name,
         "game": session.table.game.name,
+        "title": session.table.game.title,
+        "code": session._info.get("code", ""),
+        "join": session._info.get("join", ""),
         "seats": [
             {"seat": seat, "name": session.table.names[seat], "link": f"/seat/{token}"}
             for seat, token in session.links.items()

@@ -1,15 +1,24 @@
 """The server's tables: opened from ``games.yaml`` or from the lobby's form,
 each validated with the same models as the CLI (``config.TableConfig`` and
-the game's own options), each with its secret seat links."""
+the game's own options), each with its secret seat links, its short code
+(``/join/CODE``) and the seats still open to anyone who takes them.
+
+A person's seat is *open* until it is claimed, either by its link (the first
+connection made with it) or by *Take this seat* in the lobby (``take``),
+which mints a new link for the one who took it and makes the seat's first
+link (the one printed or shown to the table's maker) unknown from then on.
+A claimed seat is never offered again; its holder comes back with his link."""
 
 from __future__ import annotations
 
+import hmac
 import random
 import re
 import secrets
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +31,8 @@ from cardcore.plugins import Registry, game_catalog
 from cardcore.runner import parse_kind
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table, safe_name
-from cardcore.web.session import MOVE_TIMEOUT, TableSession
+from cardcore.text import one_line
+from cardcore.web.session import AWAY_LIMIT, MOVE_TIMEOUT, TableSession
 from cardcore.web.store import Store, token_hash
 
 MAX_TABLES = 64  # open at once (stopped ones do not count): a lobby on a LAN, not a public site
@@ -33,10 +43,33 @@ IDLE_EXPIRY = 30 * 60.0  # seconds: a table nobody is connected to, with no move
 KEEP_ENDED = 60.0  # seconds a stopped table stays listed (its pages say why) before it goes
 # a bot kind from the lobby's form is clamped to these (the tables file and the CLI are the host's own)
 BOT_LIMITS = {"iterations": 2000, "ms": 2000}
+TAKE_BURST = 8  # seats one address may take at once from the lobby ...
+TAKE_EVERY = 5.0  # ... then one more each this many seconds
+NAME_LIMIT = 24  # characters of a name typed to take a seat
+# a table's code: letters no one reads as another letter or a digit (no B 8, G 6, I L 1, O Q 0, S 5,
+# U V, Z 2); 16**5 codes, drawn at random (nothing of the seed or the links), unique among the tables
+CODE_LETTERS = "ACDEFHJKMNPRTWXY"
+CODE_LENGTH = 5
 
 
 class LimitError(CardcoreError):
     """A client asked for more than the lobby gives one client (HTTP 429)."""
+
+
+class NoSuchTable(CardcoreError):
+    """No table with that id or code (HTTP 404)."""
+
+
+class SeatError(CardcoreError):
+    """A seat that cannot be taken: claimed already, a bot's, the table stopped (HTTP 409)."""
+
+
+@dataclass
+class Seating:
+    """A table's code and the person's seats claimed (by their link or taken)."""
+
+    code: str
+    claimed: set[int] = field(default_factory=set)
 
 
 class Lobby:
@@ -62,11 +95,18 @@ class Lobby:
         self.sessions: dict[str, TableSession] = {}
         self.session_class = TableSession  # tests put a purpose-built variant here
         self.move_timeout = MOVE_TIMEOUT
+        self.away_limit = AWAY_LIMIT  # a person away this long may be handed to a bot (serve --away-limit)
         self.idle_expiry = IDLE_EXPIRY
         self.keep_ended = KEEP_ENDED
         self.max_tables = MAX_TABLES
         self.max_per_client = MAX_TABLES_PER_CLIENT
         self._credit: dict[str, tuple[float, float]] = {}  # per address: (tables it may make, when)
+        self._take_credit: dict[str, tuple[float, float]] = {}  # per address: (seats it may take, when)
+        self.seating: dict[str, Seating] = {}  # per table id: its code and the seats claimed
+        self.lobby_seats = True  # False (serve --no-lobby-seats): a seat is its link's only
+        # the address to put in a join link or a QR code when a page is read on this machine
+        # (``cardcore serve`` sets it: with --lan, the machine's network address)
+        self.public_base: str | None = None
         self._lock = threading.Lock()
         self._janitor: threading.Thread | None = None
         self._closing = threading.Event()
@@ -181,6 +221,7 @@ class Lobby:
                 bot_delay=self.bot_delay,
                 seed_given=seed is not None,
                 move_timeout=self.move_timeout,
+                away_limit=self.away_limit,
             )
             session.client = client
             session.store = self.store
@@ -191,16 +232,47 @@ class Lobby:
                 session.id = random.SystemRandom().randbytes(4).hex()
                 session._info["id"] = session.id
             self.sessions[session.id] = session
+            claimed = set() if self.lobby_seats else set(session.people)
+            self._seat(session, Seating(self._new_code(), claimed))
         return self._launch(session, log_path)
+
+    def _new_code(self) -> str:
+        """A code no table of the lobby has (the lock held)."""
+        taken = {s.code for s in self.seating.values()}
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            if code not in taken:
+                return code
+
+    def _seat(self, session: TableSession, seating: Seating) -> None:
+        """Give ``session`` its code and claimed seats (the lock held); its frames name the code."""
+        self.seating[session.id] = seating
+        session._info["code"] = seating.code
+        session._info["join"] = f"/join/{seating.code}"
+
+    def _seating_data(self, session: TableSession) -> dict[str, Any]:
+        """What the store keeps of the seats: the links' hashes, the names, the code, the claimed."""
+        seating = self.seating.get(session.id)
+        return {
+            "links": {str(k): v for k, v in session.link_hashes.items()},
+            "names": list(session.table.names),
+            "code": seating.code if seating is not None else "",
+            "claimed": sorted(seating.claimed) if seating is not None else list(session.people),
+        }
+
+    def _save_seating(self, session: TableSession) -> None:
+        if self.store is not None:
+            self.store.update_table(session.id, **self._seating_data(session))
 
     def _launch(self, session: TableSession, log_path: Path | None) -> TableSession:
         try:
             if self.store is not None and not session.resumed:
-                self.store.add_table(session.id, session.stored())
+                self.store.add_table(session.id, {**session.stored(), **self._seating_data(session)})
             session.start()
         except OSError as err:  # the log cannot be opened: no table, rather than one left "starting"
             with self._lock:
                 self.sessions.pop(session.id, None)
+                self.seating.pop(session.id, None)
             session._forget()
             raise CardcoreError(f"{log_path}: cannot open the table's log ({err.strerror or err})") from None
         self._start_janitor()
@@ -234,6 +306,7 @@ class Lobby:
                     bot_delay=self.bot_delay,
                     seed_given=bool(data.get("seed_given")),
                     move_timeout=self.move_timeout,
+                    away_limit=float(data.get("away_limit", self.away_limit)),
                 )
                 session.restore(table_id, data, self.store.journal(table_id))
                 session.store = self.store
@@ -243,6 +316,14 @@ class Lobby:
                 continue
             with self._lock:
                 self.sessions[session.id] = session
+                code = str(data.get("code") or "")
+                if len(code) != CODE_LENGTH or code in {s.code for s in self.seating.values()}:
+                    code = self._new_code()  # a table stored before codes were given has none
+                # a table stored before seats were claimed: each person's seat is his link's
+                claimed = data.get("claimed", session.people)
+                self._seat(session, Seating(code, {int(i) for i in claimed}))
+            if code != data.get("code") or "claimed" not in data:
+                self._save_seating(session)
             resumed.append(self._launch(session, session.log_path))
         return resumed
 
@@ -261,8 +342,102 @@ class Lobby:
                     return session, seat
         return None
 
+    def claim(self, token: str) -> tuple[TableSession, int | None] | None:
+        """``find``, and the seat of that link claimed (its first connection):
+        no longer offered in the lobby. None: unknown, or the seat was taken
+        from the lobby since that link was made."""
+        found = self.find(token)
+        if found is None or found[1] is None:
+            return found
+        session, seat = found[0], found[1]
+        with self._lock:
+            if not hmac.compare_digest(token_hash(token), session.link_hashes.get(seat, "")):
+                return None  # taken from the lobby just now: that link is no longer the seat's
+            seating = self.seating.get(session.id)
+            if seating is not None and seat not in seating.claimed:
+                seating.claimed.add(seat)
+                self._save_seating(session)
+        return found
+
+    def open_seats(self, session: TableSession) -> list[int]:
+        """The person's seats of ``session`` anyone may take now."""
+        seating = self.seating.get(session.id)
+        stopped = session.ended is not None or session.phase in ("stopped", "error")
+        if seating is None or stopped or not self.lobby_seats:  # --no-lobby-seats: resumed ones too
+            return []
+        return [seat for seat in session.people if seat not in seating.claimed]
+
+    def take(
+        self, table_id: str, seat: Any, name: Any, client: str | None = None
+    ) -> tuple[TableSession, str]:
+        """*Take this seat*: ``seat`` of table ``table_id``, open, is given to
+        the person who names himself ``name``: a new secret link for him (its
+        hash kept, as every seat's), the seat claimed, his name shown to all.
+        ``NoSuchTable``, ``SeatError`` (taken, a bot's, stopped), ``LimitError``
+        (``TAKE_BURST`` then one each ``TAKE_EVERY`` s per address), or a
+        ``CardcoreError`` naming the field."""
+        session = self.sessions.get(str(table_id))
+        if session is None:
+            raise NoSuchTable("no table with that id")
+        if type(seat) is not int or seat not in session.people:
+            raise SeatError(f"seat: no person's seat {one_line(str(seat), 10)!r} at this table")
+        if not isinstance(name, str) or not safe_name(name, NAME_LIMIT).strip("?"):
+            raise CardcoreError("name: type the name the others will see")
+        name = safe_name(" ".join(name.split()), NAME_LIMIT)
+        with self._lock:
+            if seat not in self.open_seats(session):
+                raise SeatError("this seat is taken; choose another")
+            others = {n.casefold() for i, n in enumerate(session.table.names) if i != seat}
+            if name.casefold() in others:
+                raise CardcoreError(f"name: someone at this table is called {name!r}; choose another")
+            self._spend_take(client)
+            token = secrets.token_urlsafe(16)
+            session.link_hashes[seat] = token_hash(token)  # the seat's first link is unknown from now on
+            session.links.pop(seat, None)
+            self.seating[session.id].claimed.add(seat)
+            with session._cond:
+                session.table.names[seat] = name
+                # a new description, not the old one changed: a frame kept to compare with keeps the old
+                session._info = {**session._info, "names": list(session.table.names)}
+                session._publish()  # everyone at the table sees his name
+            self._save_seating(session)
+        return session, token
+
+    def _spend_take(self, client: str | None) -> None:
+        """One seat taken by ``client`` (the lock held), or ``LimitError``."""
+        if client is None:
+            return
+        now = time.monotonic()
+        credit, when = self._take_credit.get(client, (float(TAKE_BURST), now))
+        credit = min(float(TAKE_BURST), credit + (now - when) / TAKE_EVERY)
+        if credit < 1:
+            wait = (1 - credit) * TAKE_EVERY
+            raise LimitError(f"too many seats taken from your address; wait {wait:.0f} s")
+        self._take_credit[client] = (credit - 1, now)
+
+    def by_code(self, code: str) -> TableSession | None:
+        """The table of that code (any case; spaces and dashes ignored)."""
+        wanted = re.sub(r"[\s-]+", "", str(code)).upper()
+        for table_id, seating in list(self.seating.items()):
+            if seating.code == wanted:  # a code is no secret (the lobby lists every table)
+                return self.sessions.get(table_id)
+        return None
+
+    def describe(self, session: TableSession) -> dict[str, Any]:
+        """The table as the lobby and the join page list it: nothing secret
+        (no seat link), its code, and each seat's number and whether it is open."""
+        summary = session.summary()
+        seating = self.seating.get(session.id)
+        free = set(self.open_seats(session))
+        summary["code"] = seating.code if seating is not None else ""
+        summary["join"] = f"/join/{summary['code']}" if seating is not None else ""
+        for i, seat in enumerate(summary["seats"]):
+            seat["seat"] = i
+            seat["open"] = i in free
+        return summary
+
     def tables(self) -> list[dict[str, Any]]:
-        return [s.summary() for s in list(self.sessions.values())]
+        return [self.describe(s) for s in list(self.sessions.values())]
 
     def close_table(self, table_id: str, token: str) -> bool:
         """Close the table ``table_id`` if ``token`` is its maker's: stopped
@@ -274,6 +449,7 @@ class Lobby:
         session._forget()
         with self._lock:
             self.sessions.pop(table_id, None)
+            self.seating.pop(table_id, None)
         return True
 
     def reap(self) -> None:
@@ -293,6 +469,7 @@ class Lobby:
             if session.ended is not None and now - session.ended > self.keep_ended:
                 with self._lock:
                     self.sessions.pop(session.id, None)
+                    self.seating.pop(session.id, None)
 
     def _start_janitor(self) -> None:
         with self._lock:

@@ -11,15 +11,22 @@ it computes every person's view and the spectators' (``Table.observe`` /
 is built from those, so a connection never reaches the state and a seat only
 ever receives its own view and its own legal moves.
 
-Frames (``{"type": "state", ...}``, see ``TableSession.frame``) and errors
-(``{"type": "error", "error"}``) go out; messages come in:
+Frames (``{"type": "state", ...}``, see ``TableSession.frame``; to a
+connection that asked for them, after the first, ``{"type": "change", ...}``:
+what changed, see ``changes``) and errors (``{"type": "error", "error"}``) go
+out; messages come in (and ``{"type": "resync"}``, handled by the web layer:
+a whole frame next):
 
     {"type": "move", "decision": D, "index": I}   one of the listed moves
         optional "cards": [names]                 the cards picked, laid where suits do not
                                                   matter (the listed move names their rank)
     {"type": "hint", "decision": D}               what the strongest bot would play
+    {"type": "why", "decision": D, "card": NAME}  why that card of the hand plays no move now
+                                                  (the game's reason: the frame's "why")
     {"type": "next"}                              ready for the next deal
     {"type": "new_match"}                         after a match: play another
+    {"type": "cover", "seat": S}                  a bot plays for S, a person away past
+                                                  the table's limit, until he comes back
 
 A message that is not one of these, or a move that is not in the list, gets
 an error and changes nothing.
@@ -48,8 +55,9 @@ from cardcore.errors import CardcoreError
 from cardcore.game import DealState, Observation
 from cardcore.log import GameLog
 from cardcore.match import DealResult, Match
-from cardcore.moves import Move, find_move, move_to_json, names_by_rank
+from cardcore.moves import Move, find_move, laid_cards, move_to_json, names_by_rank
 from cardcore.players import QuitGame
+from cardcore.render import plain
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table
@@ -59,20 +67,33 @@ from cardcore.web.store import Store, token_hash
 
 HISTORY = 200  # lines of "what happened" (this deal's) a frame carries at most
 MOVE_TIMEOUT = 30.0  # seconds a hook or a bot may work on one step before its table stops
+AWAY_LIMIT = 180.0  # seconds a person's seat is away before the others may hand it to a bot
 PHASES = ("starting", "playing", "deal_over", "match_over", "stopped", "error")
 
 
 class Subscriber:
     """One connection: the seat it holds (None: a spectator) and how to send
-    it a frame. ``push`` gets the frame as JSON text (encoded once for all the
-    connections that get the same frame: the spectators); it is called from
-    any thread and must not block (the web layer hands the text to its event
-    loop); ``kick`` tells the connection that another one took its seat."""
+    it a frame. ``push(text, kind)`` gets the frame as JSON text (encoded once
+    for all the connections that get the same frame: the spectators) and its
+    kind (``state``: a whole frame; ``change``: what changed since the frame
+    numbered ``base``); it is called from any thread and must not block (the
+    web layer hands the text to its event loop); ``kick`` tells the
+    connection that another one took its seat. ``changes``: the connection
+    understands change frames (``?changes=1``); ``base``: the number of the
+    last frame it was sent (None: it needs a whole one)."""
 
-    def __init__(self, seat: int | None, push: Callable[[str], None], kick: Callable[[], None]):
+    def __init__(
+        self,
+        seat: int | None,
+        push: Callable[[str, str], None],
+        kick: Callable[[], None],
+        changes: bool = False,
+    ):
         self.seat = seat
         self.push = push
         self.kick = kick
+        self.changes = changes
+        self.base: int | None = None
 
 
 class WebPlayer:
@@ -93,6 +114,14 @@ class WebPlayer:
 
 _STOP = object()
 _HINT = object()
+_COVER = object()  # a bot plays this decision for the seat (it was handed to one)
+
+
+class _Why:
+    """A person asks why ``card`` of his hand plays no move now."""
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
 
 
 class TableSession:
@@ -110,6 +139,7 @@ class TableSession:
         bot_delay: float = 0.0,
         seed_given: bool = True,
         move_timeout: float = MOVE_TIMEOUT,
+        away_limit: float = AWAY_LIMIT,
     ) -> None:
         self.table = table
         self.kinds = kinds
@@ -130,6 +160,8 @@ class TableSession:
         self.bot_delay = bot_delay
         self.log_path = log_path
         self.move_timeout = move_timeout
+        # a person's seat away this long may be handed to a bot by another person (``cover``)
+        self.away_limit = away_limit
         self.client: str | None = None  # the address that made it, from the lobby's form
         self.owner_hash: str | None = None  # sha256 of the token that may close it
         self.active = time.monotonic()  # the last move, message or connection
@@ -143,9 +175,16 @@ class TableSession:
         self._decision = 0
         self._hints: dict[int, dict[str, Any]] = {}  # per seat: the last hint asked, for its decision
         self._hint_asked: dict[int, int] = {}  # per seat: the decision a hint was asked for (one each)
+        self._whys: dict[int, dict[str, Any]] = {}  # per seat: the last "why not?" answered
+        self._sheet: list[dict[str, Any]] = []  # this match's deals: their points per side
         self._version = 0  # bumped each time the views are computed anew
         self._views: dict[int | None, dict[str, Any]] = {}
         self._history: list[dict[str, Any]] = []
+        self._history_start = 0  # the number of self._history[0] among all the lines said at this table
+        self._frames = 0  # frames published: each new one gets the next number ("n")
+        # per frame kind (a seat; None: the spectators): the last frame published,
+        # its number and its history's window (first line's number, end)
+        self._last: dict[int | None, tuple[int, dict[str, Any], tuple[int, int]]] = {}
         self._phase = "starting"
         self._match_number = 0
         self._deal = 0
@@ -158,6 +197,12 @@ class TableSession:
         self._stopping = False
         self._error = ""
         self._subs: list[Subscriber] = []
+        # per person's seat with no connection: since when (monotonic, and wall clock for the frames)
+        now = (time.monotonic(), time.time())
+        self._away: dict[int, tuple[float, float]] = dict.fromkeys(self.people, now)
+        self._away_timers: dict[int, threading.Timer] = {}  # one per seat: a frame when its limit passes
+        self._covered: set[int] = set()  # people's seats a bot plays for (``cover``) until they are back
+        self._cover_bots: dict[int, Any] = {}
         self._thread: threading.Thread | None = None
         self._log_file: IO[str] | None = None
         self.log: GameLog | None = None
@@ -175,10 +220,13 @@ class TableSession:
             "sides": [list(s) for s in table.sides],
             "options": table.options.model_dump(exclude_defaults=True),
             "house_rules": [h.name for h in table.house_rules],
-            "goal": table.goal(),
+            # what each house rule changes, in words, for the people at the table
+            "house_rule_texts": [plain(h.summary).rstrip(".") for h in table.house_rules],
+            "goal": plain(table.goal()),
             # False: a move listed for a card stands for any card of its rank,
             # and the card the person picked is the one laid (Canasta, N8a)
             "suits_matter": bool(getattr(table.plugin, "suits_matter", True)),
+            "away_limit": away_limit,  # seconds a seat is away before the others may hand it to a bot
         }
 
     # ---- the game thread ------------------------------------------------
@@ -195,6 +243,7 @@ class TableSession:
             "owner": self.owner_hash,
             "client": self.client,
             "log": str(self.log_path) if self.log_path is not None else None,
+            "away_limit": self.away_limit,
         }
 
     def restore(self, table_id: str, data: dict[str, Any], journal: list[dict[str, Any]]) -> None:
@@ -207,7 +256,16 @@ class TableSession:
         self.watch_link = data["watch"]
         self.owner_hash = data.get("owner")
         self.client = data.get("client")
-        self._replay = deque(journal)
+        # the seats handed to a bot (cover / uncover entries, in order) are as they were
+        # when the server stopped; the moves are played again, whoever chose them
+        covered: set[int] = set()
+        for entry in journal:
+            if entry.get("t") == "cover":
+                covered.add(int(entry["seat"]))
+            elif entry.get("t") == "uncover":
+                covered.discard(int(entry["seat"]))
+        self._covered = covered & set(self.people)
+        self._replay = deque(e for e in journal if e.get("t") not in ("cover", "uncover"))
         self.resumed = True
 
     def _journal(self, entry: dict[str, Any]) -> None:
@@ -242,6 +300,10 @@ class TableSession:
             private = bool(self.people)
             head_seed = None if private else self.seed
             self.log = GameLog(self._log_file, self.table, self.kinds, head_seed, private=private)
+        with self._cond:
+            for seat in self.people:  # nobody here yet: each seat away from now (a frame at its limit)
+                if seat in self._away:
+                    self._away_soon(seat)
         self._thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
         self._thread.start()
 
@@ -387,11 +449,17 @@ class TableSession:
     ) -> Move:
         seat = player.seat
         listed = tuple(moves)
+        with self._cond:
+            covered = seat in self._covered
+        if covered:
+            return self._cover_move(seat, observation, listed, context)
         data = [{"index": i, **self.table.move_json(m)} for i, m in enumerate(listed)]
         inbox = self._inbox[seat]
         with self._cond:
             if self._stopping:
                 raise QuitGame
+            if seat in self._covered:  # handed to a bot just now
+                return self._cover_move(seat, observation, listed, context)
             self._decision += 1
             decision = self._decision
             self._pending[seat] = (decision, listed, data)
@@ -403,8 +471,17 @@ class TableSession:
             self._watch.busy()
             if got is _STOP or self._stopping:
                 raise QuitGame
+            if got is _COVER:
+                with self._cond:
+                    if seat not in self._covered:  # he came back first: his decision still
+                        continue
+                    self._pending.pop(seat, None)
+                return self._cover_move(seat, observation, listed, context)
             if got is _HINT and observation is not None:
                 self._advise(player, decision, observation, listed, context)
+                continue
+            if isinstance(got, _Why):
+                self._why_not(seat, decision, got.card, listed, context)
                 continue
             if isinstance(got, tuple) and not isinstance(got, Move):  # a move and the cards picked
                 move: Move = got[0]
@@ -414,6 +491,19 @@ class TableSession:
                 return move
             chosen: Move = got
             return chosen
+
+    def _cover_move(
+        self, seat: int, observation: Observation | None, moves: tuple[Move, ...], context: Decision | None
+    ) -> Move:
+        """The game thread: the bot playing for ``seat`` (handed to it) chooses."""
+        bot = self._cover_bots.get(seat)
+        if bot is None:
+            kind = "greedy" if "greedy" in self.table.player_kinds else "random"
+            bot = self._cover_bots[seat] = make_player(
+                self.table, kind, seat, random.Random(secrets.randbits(64))
+            )
+        chosen: Move = bot.choose(observation, moves, context)
+        return chosen
 
     def _advise(
         self,
@@ -429,15 +519,12 @@ class TableSession:
 
         if player.adviser is None and "greedy" in self.table.player_kinds:
             player.adviser = self.table.player_kinds["greedy"](self.table, player.seat, random.Random(0))
-        move, _, rows = advise(self.table, player.seat, observation, moves, context, player.adviser)
-        who = "ismcts" if rows or "ismcts" in self.table.player_kinds else "the greedy bot"
+        move, text, rows = advise(self.table, player.seat, observation, moves, context, player.adviser)
         with self._cond:
             self._hints[player.seat] = {
                 "decision": decision,
                 "index": moves.index(move) if move is not None else None,
-                "text": f"{who} would play {self.table.move_text(move)}"
-                if move is not None
-                else "no bot to ask",
+                "text": text,  # in words: "I would play …: 1.2 points more than …"
                 "estimates": [
                     {
                         "index": moves.index(m),
@@ -450,9 +537,45 @@ class TableSession:
             }
             self._publish()
 
+    def _why_not(
+        self, seat: int, decision: int, card: Card, moves: tuple[Move, ...], context: Decision | None
+    ) -> None:
+        """The game thread: why ``card`` plays no move for ``seat`` now, from
+        the game's ``cardcore_explain_illegal`` (``players.reason_not``)."""
+        from cardcore.players import reason_not
+
+        reason = None
+        if context is not None:
+            reason = reason_not(self.table, context.explain, card, moves)
+        by_rank = not self._info["suits_matter"] and not card.special  # N8a: any card of the rank
+        plays = [
+            m for m in moves if any(c == card or (by_rank and c.rank == card.rank) for c in laid_cards(m))
+        ]
+        if plays:
+            text = f"{card.name} can be played now: {self.table.move_text(plays[0])}"
+        elif reason:
+            text = plain(reason)
+        else:
+            text = f"no move lays {card.name} now"
+        with self._cond:
+            self._whys[seat] = {
+                "decision": decision,
+                "card": card.name,
+                "text": text,
+                "rule": reason or "",  # the game's words, with the ruling ids (the rules pages')
+            }
+            self._publish()
+
     def _say(self, text: str, seat: int | None = None, kind: str = "move") -> None:
-        self._history.append({"seat": seat, "text": text, "kind": kind})
-        del self._history[:-HISTORY]
+        self._history.append({"seat": seat, "text": plain(text), "kind": kind})  # no ruling ids in play
+        if len(self._history) > HISTORY:
+            self._history_start += len(self._history) - HISTORY
+            del self._history[:-HISTORY]
+
+    def _clear_history(self) -> None:
+        """A new deal: the lines of the last one go (the cards named are dealt anew)."""
+        self._history_start += len(self._history)
+        self._history.clear()
 
     def _wait_between_deals(self, match: Match) -> None:
         with self._cond:
@@ -463,7 +586,7 @@ class TableSession:
                 not self._stopping
                 and self.people
                 and not self._replay  # resumed: the journal goes on past this pause
-                and not self._ready.issuperset(self.people)
+                and not self._ready.issuperset(set(self.people) - self._covered)  # a bot never waits
             ):
                 self._cond.wait()
             self._watch.busy()
@@ -476,7 +599,7 @@ class TableSession:
         """A message from the connection of ``seat``: None if taken, else the
         error to send back (nothing changed)."""
         if not isinstance(message, dict):
-            return "expected a JSON object with a type: move, hint, next or new_match"
+            return "expected a JSON object with a type: move, hint, why, next, new_match or cover"
         kind = message.get("type")
         if seat is None:
             return "a spectator's link cannot play"
@@ -492,6 +615,19 @@ class TableSession:
                     self._hint_asked[seat] = pending[0]
                     self._inbox[seat].put(_HINT)
                 return None
+            if kind == "why":
+                pending = self._pending.get(seat)
+                if pending is None or message.get("decision") != pending[0]:
+                    return "why not? is for your decision, when you are to move"
+                name = message.get("card")
+                try:
+                    picked = parse_card(name, self._specials) if type(name) is str else None
+                except CardError:
+                    picked = None
+                if picked is None:
+                    return f"card: {one_line(str(name), 20)!r} names no card"
+                self._inbox[seat].put(_Why(picked))  # answered in the game thread, which holds the state
+                return None
             if kind == "next":
                 if self._phase != "deal_over":
                     return "the deal is not over"
@@ -500,12 +636,34 @@ class TableSession:
                 if self._phase != "match_over":
                     return "the match is not over"
                 self._again = True
+            elif kind == "cover":
+                error = self._cover(seat, message.get("seat"))
+                if error is not None:
+                    return error
             else:
                 said = one_line(str(kind), 40)
-                return f"unknown message type {said!r}; expected move, hint, next or new_match"
+                return f"unknown message type {said!r}; expected move, hint, why, next, new_match or cover"
             self._cond.notify_all()
             self._publish()
             return None
+
+    def _cover(self, by: int, seat: Any) -> str | None:
+        """``by`` hands ``seat`` to a bot (the lock held): None, or why not."""
+        if type(seat) is not int or seat not in self.people or seat == by:
+            return "cover: the seat of another person at this table"
+        if seat in self._covered:
+            return None  # already: the same answer
+        away = self._away.get(seat)
+        if away is None:
+            return f"cover: {self.table.names[seat]} is here"
+        left = self.away_limit - (time.monotonic() - away[0])
+        if left > 0:
+            name = self.table.names[seat]
+            return f"cover: {name} has been away less than {self.away_limit:g} s; wait {left:.0f} s"
+        self._covered.add(seat)
+        self._journal({"t": "cover", "seat": seat})  # a resumed table is the same
+        self._inbox[seat].put(_COVER)  # his decision, if one waits, is the bot's
+        return None
 
     def _take_move(self, seat: int, message: dict[str, Any]) -> str | None:
         pending = self._pending.get(seat)
@@ -538,6 +696,13 @@ class TableSession:
                 for old in [s for s in self._subs if s.seat == sub.seat]:
                     self._subs.remove(old)
                     old.kick()
+                self._away.pop(sub.seat, None)
+                timer = self._away_timers.pop(sub.seat, None)
+                if timer is not None:
+                    timer.cancel()
+                if sub.seat in self._covered:  # his link takes his seat back: the bot stops
+                    self._covered.discard(sub.seat)
+                    self._journal({"t": "uncover", "seat": sub.seat})
             self._subs.append(sub)
             self._publish()
 
@@ -547,7 +712,31 @@ class TableSession:
             self.active = time.monotonic()
             if sub in self._subs:
                 self._subs.remove(sub)
+                seat = sub.seat
+                if seat is not None and seat in self.people and not any(s.seat == seat for s in self._subs):
+                    self._away[seat] = (time.monotonic(), time.time())
+                    self._away_soon(seat)
                 self._publish()
+
+    def _away_soon(self, seat: int) -> None:
+        """A frame when ``seat``'s away limit passes (its ``coverable`` turns
+        true); one timer per seat at most (the lock held)."""
+        old = self._away_timers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        if self._stopping or self.ended is not None:
+            return
+
+        def passed() -> None:
+            with self._cond:
+                if self._away_timers.get(seat) is timer:
+                    del self._away_timers[seat]
+                    self._publish()
+
+        timer = threading.Timer(self.away_limit + 0.05, passed)
+        timer.daemon = True
+        self._away_timers[seat] = timer
+        timer.start()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the table: the game thread ends and the log keeps every move played."""
@@ -559,6 +748,9 @@ class TableSession:
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
+            for timer in self._away_timers.values():
+                timer.cancel()
+            self._away_timers.clear()
         for inbox in self._inbox.values():
             inbox.put(_STOP)
 
@@ -601,15 +793,27 @@ class TableSession:
 
     def _seats(self) -> list[dict[str, Any]]:
         here = {s.seat for s in self._subs}
-        return [
-            {
-                "name": self.table.names[i],
-                "kind": "person" if i in self.people else k,
-                "person": i in self.people,
-                "connected": i in here if i in self.people else True,
-            }
-            for i, k in enumerate(self.kinds)
-        ]
+        now = time.monotonic()
+        seats = []
+        for i, k in enumerate(self.kinds):
+            away = self._away.get(i) if i in self.people and i not in here else None
+            seats.append(
+                {
+                    "name": self.table.names[i],
+                    "kind": "person" if i in self.people else k,
+                    "person": i in self.people,
+                    "connected": i in here if i in self.people else True,
+                    # a bot plays for him (handed to one), until his link is opened again
+                    "covered": i in self._covered,
+                    # when his last connection went (Unix time, s), while he is away
+                    "away_since": round(away[1], 3) if away is not None else None,
+                    # the others may hand his seat to a bot now (away past the table's limit)
+                    "coverable": away is not None
+                    and i not in self._covered
+                    and now - away[0] >= self.away_limit,
+                }
+            )
+        return seats
 
     def frame(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see now: the table, its own
@@ -618,6 +822,7 @@ class TableSession:
         with self._cond:
             pending = self._pending.get(seat) if seat is not None else None
             hint = self._hints.get(seat) if seat is not None else None
+            why = self._whys.get(seat) if seat is not None else None
             view = self._views.get(seat, self._views.get(None))
             return {
                 "type": "state",
@@ -628,6 +833,7 @@ class TableSession:
                 "decision": pending[0] if pending else None,
                 "moves": pending[2] if pending else [],
                 "hint": hint if pending and hint and hint["decision"] == pending[0] else None,
+                "why": why if pending and why and why["decision"] == pending[0] else None,
                 "history": list(self._history),
                 "seats": self._seats(),
                 "status": {
@@ -636,6 +842,7 @@ class TableSession:
                     "deal": self._deal,
                     "dealer": self._dealer,
                     "scores": list(self._scores),
+                    "sheet": list(self._sheet),  # this match's deals: {"deal", "points": per side}
                     "result": self._result,
                     "winners": self._winners,
                     "ready": sorted(self._ready),
@@ -643,15 +850,88 @@ class TableSession:
                 },
             }
 
+    def resync(self, sub: Subscriber) -> None:
+        """``sub`` lost track (a change whose base it does not hold): a whole frame next."""
+        with self._cond:
+            sub.base = None
+            self._publish()
+
     def _publish(self) -> None:
-        """Send every connection its frame: each encoded once, the spectators' shared."""
-        texts: dict[int | None, str] = {}
-        for sub in list(self._subs):
-            text = texts.get(sub.seat)
-            if text is None:
-                text = texts[sub.seat] = json.dumps(self.frame(sub.seat), separators=(",", ":"))
-            with contextlib.suppress(Exception):  # a connection going away is not the table's problem
-                sub.push(text)
+        """Send every connection what is new for it: per frame kind (a seat;
+        the spectators share one) the frame is built once and, when it
+        changed, numbered; a connection that holds the last one gets the
+        change (encoded once per kind), any other the whole frame (encoded
+        once per kind); one that holds this frame already gets nothing."""
+        kinds: dict[int | None, list[Subscriber]] = {}
+        for sub in self._subs:
+            kinds.setdefault(sub.seat, []).append(sub)
+        for seat, subs in kinds.items():
+            frame = self.frame(seat)
+            history = frame.pop("history")
+            window = (self._history_start, self._history_start + len(history))
+            before = self._last.get(seat)
+            if before is None or before[2] != window or before[1] != frame:
+                self._frames += 1
+                now = self._last[seat] = (self._frames, frame, window)
+            else:
+                now, before = before, None  # nothing changed for this kind
+            whole: str | None = None
+            change: str | None = None
+            for sub in subs:
+                if sub.base == now[0]:
+                    continue
+                if sub.changes and before is not None and sub.base == before[0]:
+                    if change is None:
+                        change = _dumps(changes(before, now, history))
+                    text, kind = change, "change"
+                else:
+                    if whole is None:
+                        whole = _dumps({**now[1], "n": now[0], "history": history})
+                    text, kind = whole, "state"
+                sub.base = now[0]
+                with contextlib.suppress(Exception):  # a connection going away is not the table's problem
+                    sub.push(text, kind)
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def changes(
+    before: tuple[int, dict[str, Any], tuple[int, int]],
+    now: tuple[int, dict[str, Any], tuple[int, int]],
+    history: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The change message from frame ``before`` to frame ``now`` (each: its
+    number, the frame without its history, the history's window: the number
+    of its first line and its end); ``history``: ``now``'s lines. See
+    docs/WEB.md, "Change frames"."""
+    (base, old, (start0, end0)), (n, new, (start, end)) = before, now
+    out: dict[str, Any] = {"type": "change", "n": n, "base": base}
+    for key, value in new.items():
+        if key not in ("type", "view") and (key not in old or old[key] != value):
+            out[key] = value
+    view0, view = old.get("view"), new.get("view")
+    if view is None or view0 is None:
+        if view is not view0:
+            out["view"] = view  # the whole view (or null)
+    else:
+        changed = {k: v for k, v in view.items() if k not in view0 or view0[k] != v}
+        if changed:
+            out["view"] = changed
+        gone = [k for k in view0 if k not in view]
+        if gone:
+            out["view_drop"] = gone
+    if (start0, end0) != (start, end):
+        if start0 <= start <= end0:  # the same lines go on: those past the old end are new
+            drop, add = start - start0, history[end0 - start :]
+        else:
+            drop, add = end0 - start0, history
+        if drop:
+            out["history_drop"] = drop
+        if add:
+            out["history_add"] = add
+    return out
 
 
 class _Journaled:
@@ -705,6 +985,7 @@ class _Watcher(Listener):
         with s._cond:
             s._winners = None
             s._result = None
+            s._sheet = []
             s._scores = list(match.scores)
 
     def deal_start(self, match: Match, state: DealState) -> None:
@@ -714,7 +995,7 @@ class _Watcher(Listener):
             s._dealer = match.dealer
             s._result = None
             s._phase = "playing"
-            s._history.clear()  # a new deal: the cards named before are dealt anew
+            s._clear_history()  # a new deal: the cards named before are dealt anew
             if s._deal == 1 and s._match_number > 1:
                 s._say(f"Match {s._match_number}", kind="match")
             s._say(f"Deal {s._deal}: {s.table.names[match.dealer]} deals", kind="deal")
@@ -731,7 +1012,8 @@ class _Watcher(Listener):
         s._refresh(state)
         with s._cond:
             s.active = time.monotonic()
-        if s.bot_delay and not s._replay and state.to_act not in s.people and not table.is_deal_over(state):
+        bot_next = state.to_act not in s.people or state.to_act in s._covered
+        if s.bot_delay and not s._replay and bot_next and not table.is_deal_over(state):
             s._watch.idle()
             time.sleep(s.bot_delay)  # bots never wait, but a person (or a spectator) can follow them
             s._watch.busy()
@@ -743,6 +1025,7 @@ class _Watcher(Listener):
             for line in deal_events(state, table.names) if deal_events is not None else []:
                 s._say(line, kind="event")
             s._result = {**result.to_json(), "totals": list(match.scores)}
+            s._sheet.append({"deal": result.number, "points": [side.points for side in result.sides]})
             s._scores = list(match.scores)
             points = ", ".join(
                 f"{' & '.join(table.names[i] for i in side.seats)} {side.points}" for side in result.sides

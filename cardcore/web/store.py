@@ -83,6 +83,16 @@ class Store:
             )
             self._next[table_id] = 0
 
+    def update_table(self, table_id: str, **changes: Any) -> None:
+        """Change some fields of a table's row (a seat taken from the lobby:
+        its link's hash, its name, the seats claimed), its journal untouched."""
+        with self._lock:
+            row = self.db.execute("SELECT data FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return
+            data = {**json.loads(row[0]), **changes}
+            self.db.execute("UPDATE tables SET data = ? WHERE id = ?", (json.dumps(data), table_id))
+
     def close_table(self, table_id: str) -> None:
         """The table is over for good (closed, expired, broken): not resumed."""
         with self._lock:

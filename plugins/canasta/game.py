@@ -58,6 +58,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
     search_follows = frozenset({"meld", "add", "commit"})
     state_class = CanastaState  # the state hooks are derived from its FIELDS
     suits_matter = False  # but for threes, which never meld by suit alone
+    card_kind = "discard"  # a card named alone, when no move plays it: why it cannot be discarded
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
@@ -271,7 +272,8 @@ class Canasta(GamePlugin[Options, CanastaState]):
         """The phase; the discard pile's top, size and whether it is frozen (for
         the seat's side; for everyone when seen by a spectator); the deal's
         sides (they change with 3 players, N17) with their melds (``{"rank",
-        "cards", "canasta"}``: None, "natural" or "mixed") and red threes; the
+        "cards", "canasta"}``: None, "natural" or "mixed"), red threes, the
+        points of their melded cards and whether the pile is frozen for them; the
         match scores; the staged initial meld and its points; the seat's side's
         initial minimum while it has not melded; "May I go out?" asked."""
         pile = state.discard
@@ -287,8 +289,12 @@ class Canasta(GamePlugin[Options, CanastaState]):
                     "seats": list(team),
                     "melds": [_meld_view(r, m) for r, m in sorted(melds.items())],
                     "red_threes": list(reds),
+                    "meld_points": rules.meld_points(melds),  # the cards' points on the table so far
+                    "frozen": rules.frozen_for(state, i),  # the pile, for this side (N9)
                 }
-                for team, melds, reds in zip(state.teams, state.melds, state.red_threes, strict=True)
+                for i, (team, melds, reds) in enumerate(
+                    zip(state.teams, state.melds, state.red_threes, strict=True)
+                )
             ],
             "scores": [
                 {"seats": list(side), "points": points}

@@ -1,36 +1,80 @@
-// The lobby: running tables, and a form to open one (validated by the server).
-// el() comes from cards.js, loaded before.
+// The lobby: running tables with their seats (a free one has "Take this
+// seat"), the seats this browser holds, a table code box, and a form to open
+// a table (validated by the server). el(), showError(), seatItem() … come
+// from seats.js, loaded before.
 "use strict";
 let catalog = null;
+let taking = null;  // the seat whose "Take this seat" form is open: {id, seat}
+let shownQr = new Set();  // the tables whose QR code is shown
+let last = null;  // the last list of tables, drawn again when a form opens or closes
 
-function showError(text) {
-  const e = document.getElementById("error");
-  e.textContent = text;
-  e.hidden = !text;
+// the server's address for links given to others (its network address with --lan)
+function base() { return (last && last.base) || location.origin; }
+
+function setTaking(which) {
+  taking = which;
+  if (last) drawTables(last);
 }
 
 async function refreshTables() {
+  if (taking) return;  // a name is being typed: the list stays as it is
   const r = await fetch("/api/tables");
-  const data = await r.json();
+  last = await r.json();
+  drawTables(last);
+}
+
+function drawTables(data) {
   const list = document.getElementById("tables");
   list.replaceChildren();
   if (!data.tables.length) list.append(el("li", "", "none yet"));
-  for (const t of data.tables) {
-    const li = el("li");
-    const seats = t.seats.map((s) => s.name + (s.person ? (s.connected ? " (here)" : " (free or away)") : " (" + s.kind + ")")).join(", ");
-    li.append(el("strong", "", t.name + " "), el("span", "", t.title + " · " + seats + " · " + t.phase.replace("_", " ") + " "));
-    const a = el("a", "", "watch");
-    a.href = "/watch/" + t.watch;
-    li.append(a);
-    const owner = owned()[t.id];
-    if (owner) {  // a table this browser made: it may close it
-      const b = el("button", "close-table", "close");
-      b.type = "button";
-      b.onclick = () => closeTable(t.id, owner);
-      li.append(el("span", "", " "), b);
-    }
-    list.append(li);
+  for (const t of data.tables) list.append(tableItem(t));
+  const mine = yourSeats(data.tables);
+  document.getElementById("mine").replaceChildren(mine);
+  document.getElementById("mine-box").hidden = !mine.children.length;
+}
+
+function tableItem(t) {
+  const li = el("li", "table-entry");
+  li.dataset.table = t.id;
+  const head = el("div", "t-head");
+  head.append(el("strong", "", t.name + " "), el("span", "", t.title + " · " + t.phase.replace("_", " ") + " "));
+  if (t.code) head.append(el("span", "t-code", "code " + t.code));
+  li.append(head);
+  const seats = el("ul", "t-seats");
+  const mine = mySeats()[t.id];  // he sits here already: no other seat offered to him
+  for (const s of t.seats) {
+    const item = seatItem(t, s, mine ? null : taking, setTaking);
+    if (mine) item.querySelectorAll("button.take").forEach((b) => b.remove());
+    if (mine && mine.seat === s.seat) item.append(el("span", "seat-state you", "you"));
+    seats.append(item);
   }
+  li.append(seats);
+  const share = el("div", "t-share");
+  const a = el("a", "", "watch");
+  a.href = "/watch/" + t.watch;
+  share.append(a);
+  if (t.code) {
+    share.append(copyField(base() + t.join, "the table's join link"));
+    const q = el("button", "qr-toggle", shownQr.has(t.id) ? "Hide QR code" : "QR code");
+    q.type = "button";
+    q.onclick = () => { if (shownQr.has(t.id)) shownQr.delete(t.id); else shownQr.add(t.id); drawTables(last); };
+    share.append(q);
+  }
+  const owner = owned()[t.id];
+  if (owner) {  // a table this browser made: it may close it
+    const b = el("button", "close-table", "close");
+    b.type = "button";
+    b.onclick = () => closeTable(t.id, owner);
+    share.append(b);
+  }
+  li.append(share);
+  if (t.code && shownQr.has(t.id)) {
+    const img = el("img", "qr");
+    img.src = "/api/tables/" + encodeURIComponent(t.id) + "/qr.svg";
+    img.alt = "QR code of the table's join page";
+    li.append(img);
+  }
+  return li;
 }
 
 // the tokens of the tables this browser made (given once, by the server), by table id
@@ -160,14 +204,26 @@ async function openTable(body) {
     const li = el("li");
     const a = el("a", "", s.name + " (seat " + s.seat + ")");
     a.href = s.link;
-    li.append(a, el("span", "", " "), el("code", "", location.origin + s.link));
+    // the one who opens a seat's link sits there: this browser remembers it
+    a.onclick = () => keepSeat(data.id, { link: s.link, table: data.name, title: data.title, seat: s.seat, player: s.name });
+    li.append(a, el("span", "", " "), copyField(data.base + s.link, s.name + "'s secret link"));
     list.append(li);
   }
   const li = el("li");
   const a = el("a", "", "watch");
   a.href = data.watch;
-  li.append(a, el("span", "", " "), el("code", "", location.origin + data.watch));
+  li.append(a, el("span", "", " "), copyField(data.base + data.watch, "the watch link"));
   list.append(li);
+  if (data.code) {  // the code and the QR code of the join page: any free seat, no link to send
+    const j = el("li", "join-line");
+    j.append(el("span", "", "Table code "), el("strong", "t-code", data.code), el("span", "", " · join page "),
+      copyField(data.base + data.join, "the table's join link"));
+    const img = el("img", "qr");
+    img.src = "/api/tables/" + encodeURIComponent(data.id) + "/qr.svg";
+    img.alt = "QR code of the table's join page";
+    j.append(img);
+    list.append(j);
+  }
   document.getElementById("created").hidden = false;
   refreshTables();
 }
@@ -212,6 +268,11 @@ async function start() {
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = /^-?\d+$/.test(seed) ? Number(seed) : seed;
     openTable(body);
+  };
+  document.getElementById("code-form").onsubmit = (ev) => {
+    ev.preventDefault();
+    const code = document.getElementById("code").value.replace(/[\s-]+/g, "").toUpperCase();
+    if (code) location.href = "/join/" + encodeURIComponent(code);
   };
   refreshTables();
   setInterval(refreshTables, 3000);

@@ -1,13 +1,24 @@
 // The table page: one websocket, frames in (what this seat may see), moves out.
+// The seats sit around the felt (you at the bottom, a partner opposite), the
+// cards in the middle; the dock at the bottom holds your move and your hand.
 "use strict";
 const token = location.pathname.split("/").pop();
 let frame = null;
-let selected = null; // the hand card clicked: its moves are shown
+let selected = null; // the hand card picked: its moves are shown
 let ws = null;
 let retries = 0;
 let closedForGood = false;
 let sent = false; // a move is on its way: no second click
 let asked = null; // the decision a hint was asked for
+let whyAsked = null; // [decision, card] of the last "why not?"
+let sortMode = localStorage.getItem("cardcore.sort") || "game";
+let custom = null; // the hand in the order the person dragged it to (card names)
+let mark = 0; // history lines already seen when you last moved: the others' moves since are shown
+let markDeal = null;
+let board = { seq: null, counts: {} }; // the cards on the felt at the last view: what is new is highlighted
+let usingKeys = false; // the person plays with the keyboard: the focus follows the decisions
+const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+const SUIT_ORDER = ["C", "D", "H", "S"];
 
 function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
@@ -15,7 +26,7 @@ function send(message) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  ws = new WebSocket(scheme + location.host + "/ws/" + token);
+  ws = new WebSocket(scheme + location.host + "/ws/" + token + "?changes=1");
   ws.onopen = () => { retries = 0; setConn("connected", "ok"); };
   ws.onmessage = (ev) => {
     let m;
@@ -27,7 +38,15 @@ function connect() {
       if (frame) render();
       return;
     }
-    if (m.type === "state") {
+    if (m.type === "state" || m.type === "change") {
+      const whole = nextFrame(frame, m); // frames.js
+      if (!whole) {
+        if (!ws.resyncing) send({ type: "resync" }); // a change we cannot build on: a whole frame
+        ws.resyncing = true;
+        return;
+      }
+      ws.resyncing = false;
+      m = whole;
       if (!frame || m.decision !== frame.decision) selected = null;
       frame = m;
       sent = false;
@@ -56,47 +75,44 @@ function hideError() { document.getElementById("error").hidden = true; }
 
 function name(seat) { return frame.table.names[seat] ?? "seat " + seat; }
 function sideName(seats) { return seats.map(name).join(" & "); }
-
-const CORE = new Set(["seat", "to_act", "turn", "dealer", "hand", "hand_sizes", "stock", "scores"]);
+function mySide() {
+  const me = frame.you === null ? 0 : frame.you;
+  const i = frame.table.sides.findIndex((s) => s.includes(me));
+  return i < 0 ? 0 : i;
+}
+// a game's text in the players' words: "side 1's pile" → "Bob's pile"
+function words(text) {
+  return text.replace(/\bside (\d+)'s\b/g, (all, n) => {
+    const side = frame.table.sides[Number(n)];
+    return side ? sideName(side) + "'s" : all;
+  });
+}
+function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
 
 function render() {
   const f = frame, t = f.table, st = f.status, view = f.view || {};
+  const focus = focusKey();
   document.title = t.title + " · " + t.name;
   document.getElementById("title").textContent = t.title;
   document.getElementById("deal").textContent =
     (st.match > 1 ? "match " + st.match + " · " : "") + (st.deal ? "deal " + st.deal : "");
-  document.getElementById("goal").textContent = t.goal;
+  renderScoreline(f);
   renderSeats(f, view);
-  renderScores(f);
-  renderBoard(view);
+  renderBoard(f, view);
+  renderLastMoves(f);
   renderHistory(f.history);
+  renderSheet(f);
+  renderRules(f);
   renderResult(f);
   renderPrompt(f, view);
   renderHand(f, view);
+  if (typeof renderAway === "function") renderAway(f);
+  fitDock();
+  restoreFocus(focus, f);
 }
 
-function renderSeats(f, view) {
-  const box = document.getElementById("seats");
-  box.replaceChildren();
-  f.seats.forEach((s, i) => {
-    const chip = el("div", "seat");
-    if (i === view.turn && f.status.phase === "playing") chip.classList.add("turn");
-    if (i === f.you) chip.classList.add("you");
-    if (!s.connected) chip.classList.add("away");
-    chip.append(el("strong", "", s.name + (i === f.you ? " (you)" : "")));
-    const bits = [];
-    bits.push(s.person ? "person" : s.kind);
-    if (view.hand_sizes) bits.push(view.hand_sizes[i] + (view.hand_sizes[i] === 1 ? " card" : " cards"));
-    if (i === view.dealer) bits.push("dealer");
-    if (s.person && !s.connected) bits.push("away");
-    chip.append(el("small", "", bits.join(" · ")));
-    box.append(chip);
-  });
-  if (view.stock !== undefined) box.append(el("div", "seat stock", "stock: " + view.stock));
-}
-
-function renderScores(f) {
-  const box = document.getElementById("scores");
+function renderScoreline(f) {
+  const box = document.getElementById("scoreline");
   box.replaceChildren();
   f.table.sides.forEach((seats, i) => {
     const s = el("span", "score");
@@ -105,27 +121,236 @@ function renderScores(f) {
   });
 }
 
-// The game's public view, drawn from its shapes: cards, builds, melds, piles, per-side items.
-function renderBoard(view) {
+// People away: whose seat a bot plays, and for whoever is here a button to
+// hand a seat away past the table's limit to a bot (his link takes it back).
+function renderAway(f) {
+  const box = document.getElementById("away");
+  if (!box) return;
+  box.replaceChildren();
+  f.seats.forEach((s, i) => {
+    if (!s.person || i === f.you) return;
+    if (s.covered) {
+      box.append(el("p", "away-note", "A bot plays for " + s.name + " until " + s.name + " comes back."));
+    } else if (s.coverable && f.you !== null && !["stopped", "error"].includes(f.status.phase)) {
+      const b = el("button", "back cover", "Let a bot play for " + s.name);
+      b.dataset.seat = i;
+      b.title = s.name + " has been away a while; opening the link again takes the seat back";
+      b.onclick = () => { b.disabled = true; send({ type: "cover", seat: i }); };
+      box.append(b);
+    }
+  });
+  box.hidden = !box.childElementCount;
+}
+
+// ---- the seats around the table ------------------------------------------
+function places(n, me) {
+  const others = [];
+  for (let k = 1; k < n; k++) others.push((me + k) % n);
+  if (n === 2) return { top: others };
+  if (n === 3) return { left: [others[0]], right: [others[1]] };
+  if (n === 4) return { left: [others[0]], top: [others[1]], right: [others[2]] };
+  const third = Math.ceil(others.length / 3);
+  return { left: others.slice(0, third), top: others.slice(third, others.length - third), right: others.slice(others.length - third) };
+}
+
+function seatEl(f, view, i) {
+  const s = f.seats[i];
+  const chip = el("div", "seat");
+  chip.dataset.seat = i;
+  const playing = f.status.phase === "playing";
+  if (i === view.to_act && playing) chip.classList.add("turn");
+  if (s.person && !s.connected) chip.classList.add("away");
+  const who = el("span", "who", s.name + (i === f.you ? " (you)" : ""));
+  chip.append(who);
+  const meta = el("span", "meta");
+  if (i === view.to_act && playing) meta.append(el("span", "badge turn", i === f.you ? "your turn" : "to play"));
+  if (i === view.dealer) meta.append(el("span", "badge dealer", "dealer"));
+  if (!s.person) meta.append(el("span", "badge", "bot"));
+  else if (!s.connected) meta.append(el("span", "badge", "away"));
+  if (s.covered) meta.append(el("span", "badge", "a bot plays for now"));
+  chip.append(meta);
+  if (view.hand_sizes && i !== f.you) {
+    const n = view.hand_sizes[i];
+    const backs = el("span", "backs");
+    backs.setAttribute("aria-hidden", "true");
+    for (let k = 0; k < Math.min(n, 10); k++) backs.append(el("span", "back"));
+    chip.append(backs, el("small", "", plural(n, "card", "cards")));
+  }
+  let label = s.name + (i === f.you ? ", you" : "") + (view.hand_sizes ? ", " + plural(view.hand_sizes[i], "card", "cards") : "");
+  if (i === view.to_act && playing) label += ", to play";
+  chip.setAttribute("aria-label", label);
+  return chip;
+}
+
+function renderSeats(f, view) {
+  const me = f.you === null ? 0 : f.you;
+  const at = places(f.seats.length, me);
+  for (const where of ["top", "left", "right"]) {
+    const box = document.getElementById("seat-" + where);
+    box.replaceChildren();
+    (at[where] || []).forEach((i) => box.append(seatEl(f, view, i)));
+  }
+  const you = document.getElementById("you-spot");
+  you.replaceChildren(seatEl(f, view, me));
+}
+
+// ---- the middle of the table ---------------------------------------------
+// Known shapes are drawn as a card table; anything else a game shows (a house
+// rule's item, a new game's) falls back to the generic drawing at the end.
+const CORE = new Set(["seat", "to_act", "turn", "dealer", "hand", "hand_sizes", "scores", "phase"]);
+const DRAWN = new Set(["stock", "table", "pile", "piles", "captured", "last_capture", "sides", "staged", "staged_points", "initial_minimum", "asked"]);
+
+function renderBoard(f, view) {
   const box = document.getElementById("board");
   box.replaceChildren();
+  const seen = {};
+  const fresh = board.seq !== null && board.seq !== f.seq;
+  const mine = mySide();
+  // the others' melds first (the top of the table), then yours
+  if (Array.isArray(view.sides)) {
+    const sides = el("div", "sides");
+    const order = view.sides.map((s, i) => i).sort((a, b) => (a === mine) - (b === mine));
+    order.forEach((i) => sides.append(sideEl(f, view.sides[i], i === mine)));
+    box.append(sides);
+  }
+  // the piles each side has taken, the stock: a row of small items
+  const info = el("div", "zone info");
+  (view.piles || []).forEach((p) => {
+    const g = el("div", "stack pile small");
+    g.append(p.top ? cardEl(p.top) : el("span", "card empty", ""));
+    g.append(el("small", "", sideName(p.seats) + " · " + plural(p.size, "card", "cards")));
+    g.setAttribute("aria-label", sideName(p.seats) + "'s pile: " + plural(p.size, "card", "cards"));
+    info.append(g);
+  });
+  (view.captured || []).forEach((c) => {
+    const chip = el("span", "chip", sideName(c.seats) + " took " + plural(c.size, "card", "cards"));
+    info.append(chip);
+  });
+  if (view.stock !== undefined) {
+    const chip = el("span", "chip stock");
+    chip.append(el("span", "back"), document.createTextNode(" stock " + view.stock));
+    chip.setAttribute("aria-label", plural(view.stock, "card", "cards") + " in the stock");
+    info.append(chip);
+  }
+  if (view.last_capture && Array.isArray(view.last_capture.seats)) {
+    info.append(el("span", "chip", "last to capture: " + sideName(view.last_capture.seats)));
+  }
+  if (info.childNodes.length) box.append(info);
+  // what you decide on, just above your hand: the cards on the table, the pile
+  const decide = el("div", "zone decide");
+  decide.id = "decide";
+  if (view.pile && typeof view.pile === "object") {
+    const p = view.pile;
+    const g = el("div", "stack pile drop-target");
+    g.dataset.drop = "pile";
+    g.append(p.top ? cardEl(p.top) : el("span", "card empty", ""));
+    const bits = [plural(p.size, "card", "cards")];
+    const frozen = frozenText(f, view);
+    if (frozen) bits.push(frozen);
+    const small = el("small", frozen ? "frozen" : "", "pile · " + bits.join(" · "));
+    g.append(small);
+    g.setAttribute("aria-label", "the discard pile: " + (p.top ? cardSpoken(p.top) + " on top, " : "") + bits.join(", "));
+    decide.append(g);
+  }
+  if (Array.isArray(view.table)) {
+    const t = el("div", "zone table-cards drop-target");
+    t.dataset.drop = "table";
+    t.setAttribute("aria-label", "cards on the table");
+    if (!view.table.length) t.append(el("span", "muted", "no card on the table"));
+    view.table.forEach((x) => t.append(tableItem(x)));
+    decide.append(t);
+  }
+  if (decide.childNodes.length) box.append(decide);
+  if (view.asked) box.append(el("div", "zone-label", "asked: " + (typeof view.asked === "string" ? view.asked : "may I go out?")));
   for (const [key, value] of Object.entries(view)) {
-    if (CORE.has(key)) continue;
-    const row = el("div", "row");
-    row.append(el("h3", "", key.replace(/_/g, " ")));
-    row.append(valueEl(value, key));
+    if (CORE.has(key) || DRAWN.has(key)) continue;
+    const row = el("div", "zone");
+    row.append(el("span", "zone-label", key.replace(/_/g, " ") + ":"), valueEl(value, key));
     box.append(row);
   }
+  // the cards new on the table since the last view shine a moment
+  for (const c of box.querySelectorAll(".card[data-card]")) {
+    const n = c.dataset.card;
+    seen[n] = (seen[n] || 0) + 1;
+    if (fresh && seen[n] > (board.counts[n] || 0)) c.classList.add("fresh");
+  }
+  if (board.seq !== f.seq) board = { seq: f.seq, counts: seen };
+}
+
+function frozenText(f, view) {
+  if (!Array.isArray(view.sides) || !view.sides.every((s) => "frozen" in s)) return view.pile && view.pile.frozen ? "frozen" : "";
+  const mine = mySide();
+  const frozen = view.sides.map((s) => s.frozen);
+  if (frozen.every(Boolean)) return "frozen for everyone";
+  if (f.you === null) return frozen.some(Boolean) ? "frozen for " + view.sides.filter((s) => s.frozen).map((s) => sideName(s.seats)).join(", ") : "";
+  if (frozen[mine]) return "frozen for you";
+  return frozen.some(Boolean) ? "frozen for them" : "";
+}
+
+function tableItem(x) {
+  if (x && typeof x === "object" && Array.isArray(x.build)) {
+    const g = el("div", "group build");
+    const cards = el("div", "cards");
+    x.build.forEach((c) => cards.append(cardEl(c)));
+    const owner = x.owner !== undefined && x.owner !== null ? " · " + name(x.owner) + "'s" : "";
+    g.append(cards, el("small", "", "build of " + x.value + owner));
+    g.setAttribute("aria-label", "a build of " + x.value + owner.replace(" · ", ", "));
+    return g;
+  }
+  return valueEl(x);
+}
+
+// Canasta's melds: naturals first (by suit), then the wild cards
+function meldOrder(cards) {
+  const wild = (c) => (c === "JOKER" ? 2 : /^2[CDHS]$/.test(c) ? 1 : 0);
+  return cards.slice().sort((a, b) => wild(a) - wild(b) || SUIT_ORDER.indexOf(a.slice(-1)) - SUIT_ORDER.indexOf(b.slice(-1)));
+}
+
+function meldEl(m, mine) {
+  const g = el("div", "group meld" + (m.canasta ? " canasta " + m.canasta : ""));
+  g.dataset.rank = m.rank;
+  if (mine) { g.classList.add("drop-target"); g.dataset.drop = "meld"; }
+  const fan = el("div", "fan");
+  meldOrder(m.cards).forEach((c) => fan.append(cardEl(c)));
+  const what = m.canasta ? m.canasta + " canasta" : plural(m.cards.length, "card", "cards");
+  g.append(fan, el("small", "", what));
+  g.setAttribute("aria-label", "meld of " + m.rank + "s: " + what);
+  return g;
+}
+
+function sideEl(f, side, mine) {
+  const box = el("div", "side" + (mine ? " mine" : ""));
+  const h = el("h4", "");
+  h.append(el("span", "", sideName(side.seats) + (mine && f.you !== null ? " (you)" : "")));
+  if (typeof side.meld_points === "number") h.append(el("span", "points", side.meld_points + " points on the table"));
+  if (Array.isArray(side.red_threes) && side.red_threes.length) {
+    const reds = el("span", "cards");
+    side.red_threes.forEach((c) => reds.append(cardEl(c)));
+    h.append(el("span", "", "red threes:"), reds);
+  }
+  box.append(h);
+  const melds = el("div", "melds");
+  if (mine) { melds.classList.add("drop-target"); melds.dataset.drop = "melds"; }
+  if (!side.melds || !side.melds.length) melds.append(el("span", "muted", "no meld yet"));
+  (side.melds || []).forEach((m) => melds.append(meldEl(m, mine)));
+  box.append(melds);
+  for (const [k, x] of Object.entries(side)) {
+    if (["seats", "melds", "red_threes", "meld_points", "frozen"].includes(k)) continue;
+    const line = el("div", "zone");
+    line.append(el("span", "zone-label", k.replace(/_/g, " ") + ":"), valueEl(x, k));
+    box.append(line);
+  }
+  return box;
 }
 
 function valueEl(v, key) {
   if (v === null || v === undefined) return el("span", "muted", "—");
   if (isCardName(v)) return cardEl(v);
   if (Array.isArray(v)) {
-    if (v.length === 0) return el("span", "muted", key === "table" ? "empty" : "none");
+    if (v.length === 0) return el("span", "muted", "none");
     if (v.every((x) => x && typeof x === "object" && Array.isArray(x.seats))) {
       const sides = el("div", "sides");
-      v.forEach((side) => sides.append(sideEl(side)));
+      v.forEach((side) => sides.append(sideEl(frame, side, false)));
       return sides;
     }
     const row = el("div", "cards");
@@ -133,73 +358,102 @@ function valueEl(v, key) {
     return row;
   }
   if (typeof v === "object") {
-    if (Array.isArray(v.build)) {
-      const g = el("div", "group build");
-      const cards = el("div", "cards");
-      v.build.forEach((c) => cards.append(valueEl(c)));
-      g.append(cards, el("small", "", "build of " + v.value + (v.owner !== undefined && v.owner !== null ? " · " + name(v.owner) : "")));
-      return g;
-    }
-    if (Array.isArray(v.cards) && "rank" in v) {
-      const g = el("div", "group meld" + (v.canasta ? " canasta" : ""));
-      const cards = el("div", "cards");
-      v.cards.forEach((c) => cards.append(cardEl(c)));
-      g.append(cards, el("small", "", v.canasta ? v.canasta + " canasta" : v.cards.length + " cards"));
-      return g;
-    }
-    if ("size" in v) {
-      const g = el("div", "group pile");
-      g.append(v.top ? cardEl(v.top) : el("span", "card empty", ""));
-      const bits = [v.size + (v.size === 1 ? " card" : " cards")];
-      if (v.frozen) bits.push("frozen");
-      for (const [k, x] of Object.entries(v)) {
-        if (!["top", "size", "frozen", "seats"].includes(k) && x !== null && typeof x !== "object") bits.push(k.replace(/_/g, " ") + " " + x);
-      }
-      g.append(el("small", v.frozen ? "frozen" : "", bits.join(" · ")));
-      return g;
-    }
+    if (Array.isArray(v.build)) return tableItem(v);
+    if (Array.isArray(v.cards) && "rank" in v) return meldEl(v, false);
     if (Array.isArray(v.seats)) return el("span", "", sideName(v.seats));
-    const dl = el("div", "kv");
-    for (const [k, x] of Object.entries(v)) {
-      dl.append(el("span", "muted", k.replace(/_/g, " ") + ": "), valueEl(x, k));
-    }
+    const dl = el("div", "cards");
+    for (const [k, x] of Object.entries(v)) dl.append(el("span", "muted", k.replace(/_/g, " ") + ": "), valueEl(x, k));
     return dl;
   }
   return el("span", "", String(v));
 }
 
-function sideEl(side) {
-  const box = el("div", "side");
-  box.append(el("h4", "", sideName(side.seats)));
-  for (const [k, x] of Object.entries(side)) {
-    if (k === "seats") continue;
-    const line = el("div", "side-item");
-    if (!("size" in side && (k === "top" || k === "size"))) line.append(el("span", "muted", k.replace(/_/g, " ") + " "));
-    if (k === "size" && "top" in side) { line.append(valueEl({ top: side.top, size: side.size }, k)); box.append(line); continue; }
-    if (k === "size") { line.append(el("span", "", x + (x === 1 ? " card" : " cards"))); box.append(line); continue; }
-    if (k === "top" && "size" in side) continue;
-    if (k === "melds" && Array.isArray(x)) {
-      const melds = el("div", "melds");
-      if (x.length === 0) melds.append(el("span", "muted", "none"));
-      x.forEach((m) => melds.append(valueEl(m, k)));
-      line.append(melds);
-    } else {
-      line.append(valueEl(x, k));
-    }
-    box.append(line);
-  }
-  return box;
+// ---- what happened --------------------------------------------------------
+function renderLastMoves(f) {
+  const box = document.getElementById("last-move");
+  box.replaceChildren();
+  if (markDeal !== f.status.deal || mark > f.history.length) { mark = 0; markDeal = f.status.deal; }
+  let lines = f.history.slice(mark).filter((l) => l.kind === "move" || l.kind === "event");
+  if (f.you === null || !lines.length) lines = f.history.filter((l) => l.kind === "move" || l.kind === "event").slice(-2);
+  lines = lines.slice(-4);
+  lines.forEach((line, k) => {
+    const p = el("p", k === lines.length - 1 ? "newest" : "");
+    p.append(richText(words(line.text)));
+    box.append(p);
+  });
 }
 
 function renderHistory(lines) {
   const box = document.getElementById("history");
   box.replaceChildren();
-  lines.slice(-25).forEach((line) => {
+  lines.slice(-60).forEach((line) => {
     const li = el("li", "h-" + line.kind);
-    li.append(richText(line.text));
+    li.append(richText(words(line.text)));
     box.append(li);
   });
   box.scrollTop = box.scrollHeight;
+}
+
+function renderSheet(f) {
+  const box = document.getElementById("sheet");
+  box.replaceChildren(sheetTable(f));
+}
+
+function sheetTable(f) {
+  const t = el("table", "sheet");
+  const head = el("tr");
+  head.append(el("th", "", "deal"));
+  f.table.sides.forEach((s) => head.append(el("th", "", sideName(s))));
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  (f.status.sheet || []).forEach((row) => {
+    const tr = el("tr");
+    tr.append(el("td", "", String(row.deal)));
+    row.points.forEach((p) => tr.append(el("td", "", String(p))));
+    body.append(tr);
+  });
+  if (!(f.status.sheet || []).length) {
+    const tr = el("tr");
+    const td = el("td", "muted", "no deal finished yet");
+    td.colSpan = f.table.sides.length + 1;
+    tr.append(td);
+    body.append(tr);
+  }
+  const foot = el("tfoot");
+  const tr = el("tr");
+  tr.append(el("td", "", "total"));
+  f.status.scores.forEach((p) => tr.append(el("td", "", String(p))));
+  foot.append(tr);
+  t.append(thead, body, foot);
+  return t;
+}
+
+function renderRules(f) {
+  const box = document.getElementById("rules");
+  box.replaceChildren();
+  const t = f.table;
+  box.append(el("p", "", t.title + ": " + t.goal + "."));
+  const texts = t.house_rule_texts || [];
+  if (texts.length) {
+    box.append(el("h3", "", "house rules"));
+    const ul = el("ul");
+    texts.forEach((x) => ul.append(el("li", "", x)));
+    box.append(ul);
+  } else {
+    box.append(el("p", "muted", "No house rule: the rules as written."));
+  }
+}
+
+function breakdownWords(breakdown) {
+  const out = el("span", "");
+  const parts = Object.entries(breakdown).filter(([, v]) => v);
+  if (!parts.length) { out.textContent = "nothing scored"; return out; }
+  parts.forEach(([k, v], i) => {
+    if (i) out.append(document.createTextNode(", "));
+    out.append(richText(k.replace(/_/g, " ") + " " + v));
+  });
+  return out;
 }
 
 function renderResult(f) {
@@ -211,15 +465,14 @@ function renderResult(f) {
   if (st.error) box.append(el("p", "error", st.error));
   if (st.result) {
     box.append(el("h2", "", "Deal " + st.result.deal));
-    const table = el("table", "breakdown");
     st.result.sides.forEach((side, i) => {
-      const tr = el("tr");
-      tr.append(el("th", "", sideName(side.seats)), el("td", "points", String(side.points)));
-      const detail = Object.entries(side.breakdown).map(([k, v]) => k.replace(/_/g, " ") + " " + v).join(", ");
-      tr.append(el("td", "muted", detail), el("td", "", "total " + st.result.totals[i]));
-      table.append(tr);
+      const p = el("p", "words");
+      p.append(el("strong", "", sideName(side.seats) + ": "), el("span", "points", plural(side.points, "point", "points")));
+      p.append(document.createTextNode(" — "), breakdownWords(side.breakdown));
+      p.append(document.createTextNode(" (total " + st.result.totals[i] + ")"));
+      box.append(p);
     });
-    box.append(table);
+    box.append(sheetTable(f));
   }
   if (st.phase === "deal_over" && f.you !== null) {
     const ready = st.ready.includes(f.you);
@@ -231,9 +484,10 @@ function renderResult(f) {
   }
   if (st.phase === "match_over" && st.winners) {
     const names = st.winners.map((w) => sideName(f.table.sides[w])).join(" and ");
-    box.append(el("h2", "winner", names + (st.winners.length > 1 ? " share the win" : " win the match")));
+    const you = f.you !== null && st.winners.includes(mySide());
+    box.append(el("h2", "winner", you ? "You win the match!" : names + (st.winners.length > 1 ? " share the win" : " win the match")));
     if (f.you !== null) {
-      const b = el("button", "next", "New match");
+      const b = el("button", "next", "Play again");
       b.id = "new-match";
       b.onclick = () => { b.disabled = true; send({ type: "new_match" }); };
       box.append(b);
@@ -242,6 +496,7 @@ function renderResult(f) {
   if (st.phase === "stopped") box.append(el("p", "", "The table has stopped."));
 }
 
+// ---- your move --------------------------------------------------------------
 // Where suits do not matter (Canasta, N8a) a move is listed once per rank:
 // it stands for any card of that rank, and the card picked is the one laid.
 function sameCard(a, b) {
@@ -258,70 +513,130 @@ function replaced(m, c) {
   return laidCards(m).find((x) => sameCard(x, c)) || null;
 }
 function handCard(m) { return m.card || (Array.isArray(m.cards) && m.cards.length > 0); }
+function movesOf(c) { return frame.moves.filter((m) => usesCard(m, c)); }
+function moveText(m, c) {
+  const other = replaced(m, c);
+  return words(other ? m.text.replace(other, c) : m.text);
+}
+function manyMoves() { return window.innerWidth < 600 ? 6 : 12; }
+
+function play(m, c) {
+  if (sent || !frame || !frame.moves.includes(m)) return;
+  sent = true;
+  document.querySelectorAll("#moves button").forEach((x) => (x.disabled = true));
+  const message = { type: "move", decision: frame.decision, index: m.index };
+  const other = replaced(m, c);
+  if (other) message.cards = [c]; // the picked card is laid (N8a)
+  mark = frame.history.length;
+  selected = null;
+  send(message);
+}
+
+function askWhy(c) {
+  if (!frame || frame.decision === null || sent) return;
+  whyAsked = [frame.decision, c];
+  send({ type: "why", decision: frame.decision, card: c });
+  render();
+}
+
+function statusText(f, view) {
+  const st = f.status;
+  if (st.phase !== "playing") return st.phase === "deal_over" ? "The deal is over." : st.phase === "match_over" ? "The match is over." : "";
+  if (!f.moves.length) {
+    const who = f.seats[view.to_act];
+    if (f.you === null) return name(view.to_act) + " to play.";
+    return "Waiting for " + name(view.to_act) + (who && who.person && !who.connected ? " (away)" : "") + "…";
+  }
+  let text = selected !== null ? "Your move with " + cardLabel(selected) + ":" :
+    f.moves.length > manyMoves() ? "Your move: tap a card of your hand to see what it can do." : "Your move:";
+  if (typeof view.initial_minimum === "number") {
+    text += " Your side's first meld needs " + view.initial_minimum + " points" +
+      (typeof view.staged_points === "number" ? " (" + view.staged_points + " laid so far)." : ".");
+  }
+  return text;
+}
 
 function renderPrompt(f, view) {
   const status = document.getElementById("status");
   const box = document.getElementById("moves");
   box.replaceChildren();
-  const st = f.status;
-  if (st.phase !== "playing") {
-    status.textContent = st.phase === "deal_over" ? "The deal is over." : st.phase === "match_over" ? "The match is over." : "";
-    return;
+  status.replaceChildren(document.createTextNode(statusText(f, view)));
+  if (f.why && f.decision === f.why.decision) {
+    const w = el("span", "why");
+    w.id = "why-text";
+    w.append(document.createTextNode("Why not " + cardLabel(f.why.card) + "? "), richText(words(f.why.text)));
+    if (f.why.rule) w.title = f.why.rule; // the rule's ids, as the rules pages name them
+    status.append(w);
+  } else if (whyAsked && whyAsked[0] === f.decision) {
+    status.append(el("span", "why", "Why not " + cardLabel(whyAsked[1]) + "? …"));
   }
-  if (!f.moves.length) {
-    const who = f.seats[view.to_act];
-    status.textContent = f.you === null ? name(view.to_act) + " to play." :
-      "Waiting for " + name(view.to_act) + (who && who.person && !who.connected ? " (away)" : "") + "…";
-    return;
-  }
+  if (f.status.phase !== "playing" || !f.moves.length) return;
   let shown = f.moves;
   if (selected !== null) shown = f.moves.filter((m) => usesCard(m, selected) || !handCard(m));
-  else if (f.moves.length > 12) shown = f.moves.filter((m) => !handCard(m));
-  status.textContent = selected !== null ? "Your move with " + cardLabel(selected) + ":" :
-    f.moves.length > 12 ? "Your move: click a card of your hand to see what it can do." : "Your move:";
+  else if (f.moves.length > manyMoves()) shown = f.moves.filter((m) => !handCard(m));
   shown.forEach((m) => {
     const b = el("button", "move");
+    b.type = "button";
     b.dataset.index = m.index;
     b.dataset.kind = m.kind;
-    const other = replaced(m, selected);
-    b.append(richText(other ? m.text.replace(other, selected) : m.text));
+    b.dataset.focus = "move:" + m.index;
+    const text = moveText(m, selected);
+    b.append(richText(text));
+    b.setAttribute("aria-label", spokenText(text));
     b.disabled = sent;
-    b.onclick = () => {
-      if (sent) return;
-      sent = true;
-      box.querySelectorAll("button").forEach((x) => (x.disabled = true));
-      const message = { type: "move", decision: f.decision, index: m.index };
-      if (other) message.cards = [selected];  // the picked card is laid (N8a)
-      send(message);
-    };
+    b.onclick = () => play(m, selected);
+    b.onkeydown = (ev) => moveKeys(ev, b);
     box.append(b);
   });
   if (selected !== null) {
     const back = el("button", "back", "all moves");
+    back.type = "button";
+    back.dataset.focus = "back";
     back.onclick = () => { selected = null; render(); };
+    back.onkeydown = (ev) => moveKeys(ev, back);
     box.append(back);
   }
   const hint = el("button", "back hint", f.hint ? "hint given" : asked === f.decision ? "thinking…" : "hint");
+  hint.type = "button";
   hint.id = "hint";
+  hint.dataset.focus = "hint";
   hint.disabled = sent || asked === f.decision;
-  hint.title = "what the strongest bot would play, seeing what you see";
+  hint.title = "what I would play, seeing what you see";
   hint.onclick = () => { asked = f.decision; send({ type: "hint", decision: f.decision }); render(); };
+  hint.onkeydown = (ev) => moveKeys(ev, hint);
   box.append(hint);
   if (f.hint) {
     const p = el("p", "hint-text");
     p.id = "hint-text";
-    p.append(richText(f.hint.text));
-    if (f.hint.estimates.length) {
-      p.append(document.createTextNode(" — points it expects: "));
-      f.hint.estimates.forEach((e, i) => {
-        if (i) p.append(document.createTextNode("; "));
-        p.append(richText(e.text + " " + (e.points >= 0 ? "+" : "") + e.points.toFixed(1) + " (" + e.deals + " deals)"));
-      });
-    }
+    p.append(richText(words(f.hint.text)));
     box.append(p);
     const best = box.querySelector('button.move[data-index="' + f.hint.index + '"]');
     if (best) best.classList.add("hinted");
   }
+}
+
+// ---- your hand ----------------------------------------------------------------
+function rankIndex(c) {
+  const m = CARD_RE.exec(c);
+  return m ? RANKS.indexOf(m[1]) : RANKS.length + Object.keys(SPECIALS).indexOf(c);
+}
+function suitIndex(c) {
+  const m = CARD_RE.exec(c);
+  return m ? SUIT_ORDER.indexOf(m[2]) : SUIT_ORDER.length;
+}
+function ordered(hand) {
+  if (sortMode === "rank") return hand.slice().sort((a, b) => rankIndex(a) - rankIndex(b) || suitIndex(a) - suitIndex(b));
+  if (sortMode === "suit") return hand.slice().sort((a, b) => suitIndex(a) - suitIndex(b) || rankIndex(a) - rankIndex(b));
+  if (sortMode === "custom" && custom) {
+    const left = hand.slice();
+    const out = [];
+    for (const c of custom) {
+      const i = left.indexOf(c);
+      if (i >= 0) { out.push(c); left.splice(i, 1); }
+    }
+    return out.concat(left); // the cards new in the hand at the end
+  }
+  return hand.slice();
 }
 
 function renderHand(f, view) {
@@ -330,20 +645,232 @@ function renderHand(f, view) {
   if (f.you === null) return;
   const hand = document.getElementById("hand");
   hand.replaceChildren();
-  (view.hand || []).forEach((c) => {
+  const cards = ordered(view.hand || []);
+  const deciding = f.moves.length > 0 && !sent;
+  // fanned in as many rows as it takes for every card to stay on screen
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const cardW = rem * (window.innerWidth >= 900 ? 3.8 : 3.3);
+  const perRow = Math.max(1, Math.floor(((hand.clientWidth || window.innerWidth - 16) - cardW) / (0.98 * rem)) + 1);
+  const rows = Math.max(1, Math.ceil(cards.length / perRow));
+  const each = Math.ceil(cards.length / rows);
+  const rowEls = [];
+  for (let r = 0; r < rows; r++) { rowEls.push(el("div", "hand-row")); hand.append(rowEls[r]); }
+  cards.forEach((c, pos) => {
+    const slot = el("span", "slot");
     const e = cardEl(c);
-    if (f.moves.some((m) => usesCard(m, c))) {
+    e.dataset.pos = pos;
+    e.dataset.focus = "hand:" + pos;
+    e.setAttribute("role", "button");
+    e.tabIndex = 0;
+    const moves = deciding ? movesOf(c) : [];
+    let label = cardSpoken(c);
+    if (moves.length) {
       e.classList.add("playable");
-      e.tabIndex = 0;
-      e.setAttribute("role", "button");
-      const pick = () => { selected = selected === c ? null : c; render(); };
-      e.onclick = pick;
-      e.onkeydown = (ev) => { if (ev.key === "Enter" || ev.key === " ") pick(); };
+      label += moves.length === 1 ? ": " + spokenText(moveText(moves[0], c)) : ", " + moves.length + " moves";
+    } else if (deciding) {
+      e.classList.add("idle");
+      label += ", no move now: why not?";
     }
-    if (c === selected) e.classList.add("selected");
-    hand.append(e);
+    e.setAttribute("aria-label", label);
+    if (c === selected && pos === cards.indexOf(c)) { e.classList.add("selected"); e.setAttribute("aria-pressed", "true"); }
+    e.onclick = () => { if (dragged) { dragged = false; return; } tapCard(c); };
+    e.onkeydown = (ev) => handKeys(ev, e, c);
+    e.onpointerdown = (ev) => press(ev, e, c);
+    slot.append(e);
+    rowEls[Math.floor(pos / each)].append(slot);
   });
-  document.getElementById("hand-title").textContent = "Your hand (" + (view.hand || []).length + ")";
+  document.getElementById("hand-title").textContent = "Your hand (" + cards.length + ")";
+  document.querySelectorAll(".sort").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.sort === sortMode)));
 }
+
+function tapCard(c) {
+  if (!frame || sent) return;
+  if (!frame.moves.length) { showError("It is not your turn yet."); return; }
+  hideError();
+  const moves = movesOf(c);
+  if (!moves.length) { selected = null; askWhy(c); return; }
+  if (moves.length === 1 && frame.moves.length > 1) { play(moves[0], c); return; } // one tap: its only move
+  selected = selected === c ? null : c;
+  render();
+}
+
+// ---- dragging a card: onto the pile, a meld, the table; or within the hand ----
+let pressed = null; // {card, el, x, y, ghost}
+let dragged = false; // a drag just ended: the click that follows is not a tap
+
+function press(ev, e, c) {
+  if (ev.button !== undefined && ev.button !== 0) return;
+  pressed = { card: c, el: e, x: ev.clientX, y: ev.clientY, ghost: null, over: null };
+}
+
+function overTarget(x, y) {
+  const under = document.elementFromPoint(x, y);
+  if (!under) return null;
+  return under.closest(".drop-target") || under.closest("#hand");
+}
+
+window.addEventListener("pointermove", (ev) => {
+  if (!pressed) return;
+  if (!pressed.ghost) {
+    if (Math.hypot(ev.clientX - pressed.x, ev.clientY - pressed.y) < 8) return;
+    pressed.ghost = cardEl(pressed.card);
+    pressed.ghost.classList.add("ghost");
+    pressed.ghost.style.width = pressed.el.offsetWidth + "px";
+    pressed.ghost.style.height = pressed.el.offsetHeight + "px";
+    document.body.append(pressed.ghost);
+    pressed.el.classList.add("dragging");
+  }
+  pressed.ghost.style.left = ev.clientX + "px";
+  pressed.ghost.style.top = ev.clientY + "px";
+  const over = overTarget(ev.clientX, ev.clientY);
+  if (over !== pressed.over) {
+    if (pressed.over) pressed.over.classList.remove("drop-over");
+    if (over && over.id !== "hand") over.classList.add("drop-over");
+    pressed.over = over;
+  }
+});
+
+window.addEventListener("pointerup", (ev) => {
+  const p = pressed;
+  pressed = null;
+  if (!p || !p.ghost) return;
+  p.ghost.remove();
+  p.el.classList.remove("dragging");
+  if (p.over) p.over.classList.remove("drop-over");
+  dragged = true;
+  setTimeout(() => { dragged = false; }, 0);
+  const target = overTarget(ev.clientX, ev.clientY);
+  if (!target) return;
+  if (target.id === "hand") { reorder(p.card, Number(p.el.dataset.pos), ev.clientX); return; }
+  dropOn(target, p.card, ev.clientX, ev.clientY);
+});
+
+window.addEventListener("pointercancel", () => {
+  if (pressed && pressed.ghost) { pressed.ghost.remove(); pressed.el.classList.remove("dragging"); }
+  pressed = null;
+});
+
+function reorder(c, from, x) {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  let to = cards.findIndex((e) => x < e.getBoundingClientRect().left + e.getBoundingClientRect().width / 2);
+  if (to < 0) to = cards.length;
+  const names = cards.map((e) => e.dataset.card);
+  names.splice(from, 1);
+  names.splice(to > from ? to - 1 : to, 0, c);
+  custom = names;
+  sortMode = "custom";
+  render();
+}
+
+function dropOn(target, c, x, y) {
+  if (!frame || !frame.moves.length || sent) return;
+  const moves = movesOf(c);
+  const kind = target.dataset.drop;
+  let fit = [];
+  if (kind === "pile") fit = moves.filter((m) => m.kind === "discard");
+  else if (kind === "meld") fit = moves.filter((m) => m.kind === "add" && m.rank === target.dataset.rank);
+  else if (kind === "melds") fit = moves.filter((m) => m.kind === "meld" || m.kind === "add");
+  else if (kind === "table") {
+    const under = document.elementFromPoint(x, y);
+    const onto = under && under.closest(".card[data-card]");
+    fit = onto && target.contains(onto)
+      ? moves.filter((m) => Array.isArray(m.takes) && m.takes.includes(onto.dataset.card))
+      : moves.filter((m) => m.kind === "trail");
+  }
+  if (fit.length === 1) { play(fit[0], c); return; }
+  if (!moves.length) { askWhy(c); return; }
+  selected = c; // several moves (or none of that kind): the card's moves are shown
+  render();
+}
+
+// ---- the keyboard: arrows move, Enter plays ------------------------------------
+document.addEventListener("keydown", () => { usingKeys = true; }, true);
+document.addEventListener("pointerdown", () => { usingKeys = false; }, true);
+
+function handKeys(ev, e, c) {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  const i = cards.indexOf(e);
+  if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+    const next = cards[(i + (ev.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length];
+    if (next) next.focus();
+    ev.preventDefault();
+  } else if (ev.key === "ArrowUp") {
+    const first = document.querySelector("#moves button:not([disabled])");
+    if (first) first.focus();
+    ev.preventDefault();
+  } else if (ev.key === "Enter" || ev.key === " ") {
+    tapCard(c);
+    ev.preventDefault();
+  }
+}
+
+function moveKeys(ev, b) {
+  const buttons = [...document.querySelectorAll("#moves button:not([disabled])")];
+  const i = buttons.indexOf(b);
+  if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+    const next = buttons[(i + (ev.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length];
+    if (next) next.focus();
+    ev.preventDefault();
+  } else if (ev.key === "ArrowDown") {
+    const card = document.querySelector("#hand .card.selected") || document.querySelector("#hand .card");
+    if (card) card.focus();
+    ev.preventDefault();
+  }
+}
+
+function focusKey() {
+  const a = document.activeElement;
+  return a && a.dataset ? a.dataset.focus || null : null;
+}
+
+function restoreFocus(key, f) {
+  if (key) {
+    const again = document.querySelector('[data-focus="' + key + '"]');
+    if (again && !again.disabled) { again.focus(); return; }
+  }
+  // a keyboard player's new decision: the focus goes to his moves
+  if (usingKeys && f.moves.length && !sent && (!key || key.startsWith("move:") || key.startsWith("hand:"))) {
+    const first = document.querySelector("#moves button.move:not([disabled])") || document.querySelector("#hand .card.playable");
+    if (first) first.focus();
+  }
+}
+
+// ---- the page around ---------------------------------------------------------
+function fitDock() {
+  const dock = document.getElementById("dock");
+  const h = dock.offsetHeight;
+  document.body.style.paddingBottom = h + 8 + "px";
+  document.documentElement.style.setProperty("--dock-h", h + "px");
+  const decide = document.getElementById("decide");
+  if (decide) decide.style.scrollMarginBottom = h + 8 + "px";
+}
+
+document.querySelectorAll(".tool").forEach((b) => {
+  b.onclick = () => {
+    const panel = document.getElementById(b.dataset.panel);
+    const open = panel.hidden;
+    document.querySelectorAll(".panel").forEach((p) => { if (p.id !== "history-box" || window.innerWidth < 900) p.hidden = true; });
+    document.querySelectorAll(".tool").forEach((x) => x.setAttribute("aria-expanded", "false"));
+    panel.hidden = !open;
+    b.setAttribute("aria-expanded", String(open));
+  };
+});
+document.querySelectorAll(".sort").forEach((b) => {
+  b.onclick = () => {
+    sortMode = b.dataset.sort;
+    custom = null;
+    localStorage.setItem("cardcore.sort", sortMode);
+    if (frame) render();
+  };
+});
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape") document.querySelectorAll(".panel").forEach((p) => { if (p.id !== "history-box" || window.innerWidth < 900) p.hidden = true; });
+});
+function showHistoryColumn() {
+  const box = document.getElementById("history-box");
+  if (window.innerWidth >= 900) box.hidden = false;
+}
+window.addEventListener("resize", () => { showHistoryColumn(); if (frame) fitDock(); });
+showHistoryColumn();
 
 connect();
