@@ -50,7 +50,7 @@ ARGS = [
 # a whole match of every installed game (these three with short targets)
 SHORT = {"carrousel": {"target": 15}, "canasta": {"target": 50}, "paquet_voleur": {"partnerships": True}}
 MATCHES = [(g, SHORT.get(g, largest_table(g)[1])) for g in GAMES]
-DESKTOP = {"width": 1280, "height": 860}
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -106,10 +106,66 @@ def state_of(page: Any) -> dict[str, Any] | None:
     return result
 
 
-def play_by_clicking(pages: list[Any], rng: random.Random, on_step: Any, timeout: float = 300) -> int:
-    """Click through a whole match on every page; the clicks made."""
+ON_SCREEN = """() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    return { w: window.innerWidth, h: window.innerHeight,
+        parts: [...document.querySelectorAll("#hand, #moves, #hand .card, #moves button")].map(
+            (e) => [e.id || e.className, ...box(e)]) };
+}"""
+
+
+def assert_on_screen(page: Any) -> None:
+    """At a decision the hand and the move bar are whole on screen, no scrolling."""
+    seen = page.evaluate(ON_SCREEN)
+    for what, left, top, right, bottom in seen["parts"]:
+        assert left >= -0.5 and top >= -0.5, f"{what} starts off screen: {left, top}"
+        assert right <= seen["w"] + 0.5 and bottom <= seen["h"] + 0.5, (
+            f"{what} ends off the {seen['w']}x{seen['h']} screen: {right, bottom}"
+        )
+
+
+def sent_move(page: Any) -> bool:
+    return bool(page.evaluate("() => sent"))
+
+
+def moves_sent(page: Any) -> int:
+    return int(page.evaluate("() => movesSent"))
+
+
+def decide(page: Any, rng: random.Random, touch: bool) -> str:
+    """One decision as a person makes it: a card tapped (its only move plays at
+    once) then a move, or a card dragged onto the pile, a meld or the table,
+    or a move tapped. Returns how ("tap", "drag", "button") or "" if nothing went."""
+    assert_on_screen(page)
+    tap = (lambda loc: loc.tap(timeout=2000)) if touch else (lambda loc: loc.click(timeout=2000))
+    cards = page.locator("#hand .card.playable")
+    before = moves_sent(page)
+    how = ""
+    r = rng.random()
+    if cards.count() and r < 0.3 and page.locator(".drop-target").count():
+        card = cards.nth(rng.randrange(cards.count()))
+        targets = page.locator(".drop-target")
+        card.drag_to(targets.nth(rng.randrange(targets.count())), timeout=3000)
+        how = "drag"
+    elif cards.count() and r < 0.75:
+        tap(cards.nth(rng.randrange(cards.count())))
+        how = "tap"
+    if moves_sent(page) > before:
+        return how
+    buttons = page.locator("#moves button.move:not([disabled])")
+    if buttons.count():
+        tap(buttons.nth(rng.randrange(buttons.count())))
+        return "button" if moves_sent(page) > before else ""
+    return ""
+
+
+def play_by_clicking(
+    pages: list[Any], rng: random.Random, on_step: Any, timeout: float = 300, touch: tuple[bool, ...] = ()
+) -> dict[str, int]:
+    """Tap, click and drag through a whole match on every page; how many
+    decisions were made each way."""
     clicked: dict[int, Any] = {}
-    clicks = 0
+    counts = {"tap": 0, "drag": 0, "button": 0, "next": 0}
     deadline = time.monotonic() + timeout
     while True:
         assert time.monotonic() < deadline, "the match did not end in time"
@@ -125,24 +181,41 @@ def play_by_clicking(pages: list[Any], rng: random.Random, on_step: Any, timeout
             with contextlib.suppress(sync_api.Error):
                 if st["phase"] == "deal_over" and st["you"] not in st["ready"]:
                     page.click("#next-deal:not([disabled])", timeout=2000)
-                    clicks += 1
-                elif st["moves"] and clicked.get(i) != (st["deal"], st["decision"]):
-                    cards = page.locator("#hand .card.playable")
-                    if cards.count() and rng.random() < 0.7:
-                        cards.nth(rng.randrange(cards.count())).click(timeout=2000)
-                    buttons = page.locator("#moves button.move:not([disabled])")
-                    if buttons.count():
-                        on_step(i, page, clicks)
-                        buttons.nth(rng.randrange(buttons.count())).click(timeout=2000)
+                    counts["next"] += 1
+                elif st["moves"] and clicked.get(i) != (st["deal"], st["decision"]) and not sent_move(page):
+                    on_step(i, page, sum(counts.values()))
+                    how = decide(page, rng, bool(touch[i]) if i < len(touch) else False)
+                    if how:
                         clicked[i] = (st["deal"], st["decision"])
-                        clicks += 1
+                        counts[how] += 1
         if done == len(pages):
-            return clicks
+            return counts
         time.sleep(0.01)
+
+
+def why_not_on(page: Any) -> str | None:
+    """Tap a card of the hand that plays no move: the page's *why not?*
+    answer, or None when every card plays."""
+    idle = page.locator("#hand .card.idle")
+    if not idle.count():
+        return None
+    card = idle.first.get_attribute("data-card")
+    idle.first.click(timeout=2000)
+    page.wait_for_selector("#why-text", timeout=20_000)
+    shown = page.locator("#why-text").inner_text()
+    answer = page.evaluate("() => frame.why")
+    assert answer["card"] == card and answer["rule"], answer
+    assert shown.startswith("Why not"), shown
+    plain_words = [w for w in answer["text"].split() if not any(ch.isdigit() for ch in w) and w.isalpha()]
+    assert plain_words and all(w in shown for w in plain_words), (shown, answer["text"])  # cards drawn apart
+    return str(answer["rule"])
 
 
 @pytest.mark.parametrize("game,options", MATCHES, ids=[m[0] for m in MATCHES])
 def test_two_pages_play_a_whole_match(server, browser, registry, game, options):
+    """Two people (one on a desktop with a mouse, one on a phone by touch) and
+    two bots play a whole match; at every decision the hand and the move bar
+    are on screen; a card that plays nothing gets its *why not?*."""
     lobby, base = server
     players = [{"kind": k} for k in ("human", "human", "greedy", "greedy")]
     cfg = TableConfig.model_validate({"game": game, "options": options, "players": players})
@@ -150,7 +223,9 @@ def test_two_pages_play_a_whole_match(server, browser, registry, game, options):
     frames: list[list[dict[str, Any]]] = [[], []]
     pages = []
     for i, (seat, size) in enumerate(zip(session.people, (DESKTOP, PHONE), strict=True)):
-        page = browser.new_page(viewport=size)
+        phone = size is PHONE
+        context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone)
+        page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda err, errors=errors: errors.append(str(err)))
         watch_frames(page, frames[i])
@@ -158,18 +233,24 @@ def test_two_pages_play_a_whole_match(server, browser, registry, game, options):
         page.errors = errors
         pages.append(page)
     taken = set()
+    whys: list[str] = []
 
     def on_step(i: int, page: Any, clicks: int) -> None:
+        if not whys and i == 0:
+            why = why_not_on(page)
+            if why:
+                whys.append(why)
         if clicks >= 6 and i not in taken:  # a few moves in: the table as a person sees it
             taken.add(i)
-            if i == 0:  # with a hint asked (the search bot's move outlined)
+            if i == 0:  # with a hint asked (the move I would play outlined)
                 page.click("#hint")
                 page.wait_for_selector("#hint-text", timeout=60_000)
             where = shots() / f"{game}-{'desktop' if i == 0 else 'phone'}.png"
-            page.screenshot(path=str(where), full_page=True)
+            page.screenshot(path=str(where))
 
-    clicks = play_by_clicking(pages, random.Random(3), on_step)
-    assert clicks > 5
+    counts = play_by_clicking(pages, random.Random(3), on_step, touch=(False, True))
+    assert counts["tap"] + counts["button"] > 5 and counts["drag"] > 0, counts
+    assert whys, "no card without a move came up to ask why not"
     for page in pages:
         page.screenshot(path=str(shots() / f"{game}-{'desktop' if page is pages[0] else 'phone'}-end.png"))
         assert page.locator("#new-match").is_visible()
@@ -179,9 +260,113 @@ def test_two_pages_play_a_whole_match(server, browser, registry, game, options):
         assert states and states[-1]["status"]["winners"]
         for f in states:
             session.checker.check(f)
+    for page in pages:
+        page.context.close()
     session.stop()
     summary = replay(session.log_path, registry)
     assert summary.complete and summary.matches_ended == 1
+
+
+def test_keyboard_alone_finishes_a_deal(server, browser):
+    """No mouse, no touch: Tab to the hand, arrows to a card or a move, Enter."""
+    lobby, base = server
+    cfg = TableConfig.model_validate(
+        {"game": "carrousel", "options": {"target": 15}, "players": [{"kind": "human"}, {"kind": "greedy"}]}
+    )
+    session = lobby.open(cfg, "carrousel", seed=5)
+    page = browser.new_page(viewport=DESKTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{base}/seat/{session.links[0]}")
+    rng = random.Random(8)
+    deadline = time.monotonic() + 180
+    done = None
+    keys = 0
+    while done is None:
+        assert time.monotonic() < deadline, "the deal did not end in time"
+        st = state_of(page)
+        if st and st["phase"] in ("deal_over", "match_over"):
+            done = st
+            break
+        if not st or not st["moves"] or sent_move(page):
+            time.sleep(0.02)
+            continue
+        focused = page.evaluate("() => document.activeElement && document.activeElement.dataset.focus || ''")
+        for _ in range(40):  # Tab until the hand or the moves have the focus
+            if focused.startswith(("hand:", "move:")):
+                break
+            page.keyboard.press("Tab")
+            keys += 1
+            focused = page.evaluate(
+                "() => document.activeElement && document.activeElement.dataset.focus || ''"
+            )
+        assert focused.startswith(("hand:", "move:")), (
+            f"Tab never reached the hand or the moves ({focused!r})"
+        )
+        if focused.startswith("move:"):
+            page.keyboard.press("ArrowDown")  # to the hand
+        for _ in range(rng.randrange(4)):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")  # a card: its only move plays, or its moves are shown (or why not)
+        keys += 2
+        if not sent_move(page):
+            page.keyboard.press("ArrowUp")  # to the moves
+            for _ in range(rng.randrange(3)):
+                page.keyboard.press("ArrowRight")
+            focused = page.evaluate(
+                "() => document.activeElement && document.activeElement.dataset.focus || ''"
+            )
+            for _ in range(30):  # past "all moves" and "hint", to a move
+                if focused.startswith("move:"):
+                    break
+                page.keyboard.press("ArrowRight")
+                focused = page.evaluate(
+                    "() => document.activeElement && document.activeElement.dataset.focus || ''"
+                )
+            page.keyboard.press("Enter")
+            keys += 2
+        page.wait_for_function(
+            f"() => sent || !frame.moves.length || frame.decision !== {st['decision']}", timeout=5000
+        )
+    assert done["phase"] in ("deal_over", "match_over") and keys > 10
+    assert errors == []
+    page.close()
+    session.stop()
+
+
+def test_the_table_page_passes_an_accessibility_check(server, browser):
+    """axe-core (vendored in tests/vendor, offline) finds no serious or
+    critical problem on the table page of each game, mid-deal, at both sizes."""
+    lobby, base = server
+    axe = (ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+    problems = []
+    for game in GAMES:
+        cfg = TableConfig.model_validate(
+            {
+                "game": game,
+                "players": [{"kind": "human"}, {"kind": "greedy"}],
+                **({"options": SHORT[game]} if game in SHORT and game != "paquet_voleur" else {}),
+            }
+        )
+        session = lobby.open(cfg, game, seed=2)
+        for size in (DESKTOP, PHONE):
+            page = browser.new_page(viewport=size, bypass_csp=True)
+            page.goto(f"{base}/seat/{session.links[0]}")
+            page.wait_for_selector("#moves button.move", timeout=20_000)
+            playable = page.locator("#hand .card.playable")
+            if playable.count():
+                playable.first.click()  # a card picked: its moves shown
+            page.evaluate(axe)
+            found = page.evaluate(
+                """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+                    .filter((v) => v.impact === "serious" || v.impact === "critical")
+                    .map((v) => v.id + ": " + v.help + " — "
+                        + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", "))"""
+            )
+            problems += [f"{game} {size['width']}px: {p}" for p in found]
+            page.close()
+        session.stop()
+    assert problems == []
 
 
 def test_the_lobby_opens_a_table_in_the_browser(server, browser):

@@ -10,14 +10,14 @@ const SPECIAL_WORDS = { JOKER20: "joker worth 20", JOKER15: "joker worth 15", JO
 const CARD_RE = /^(10|[2-9AJQK])([CDHS])$/;
 const IN_TEXT = /\b(?:(10|[2-9AJQK])([CDHS])|(JOKER(?:20|15|11)?|BROOM))\b/g;
 const SVG = "http://www.w3.org/2000/svg";
-// each suit on a 100×100 box
+// each suit on a 100×100 box (a space after each path command, so that no number reads as a ruling id)
 const PIPS = {
-  D: [["path", { d: "M50 4 L92 50 L50 96 L8 50 Z" }]],
-  H: [["path", { d: "M50 92 C18 68 4 50 6 32 C8 14 26 6 38 12 C45 15 49 22 50 27 C51 22 55 15 62 12 C74 6 92 14 94 32 C96 50 82 68 50 92 Z" }]],
-  S: [["path", { d: "M50 6 C80 32 96 46 94 64 C92 80 72 84 56 72 L62 94 L38 94 L44 72 C28 84 8 80 6 64 C4 46 20 32 50 6 Z" }]],
+  D: [["path", { d: "M 50 4 L 92 50 L 50 96 L 8 50 Z" }]],
+  H: [["path", { d: "M 50 92 C 18 68 4 50 6 32 C 8 14 26 6 38 12 C 45 15 49 22 50 27 C 51 22 55 15 62 12 C 74 6 92 14 94 32 C 96 50 82 68 50 92 Z" }]],
+  S: [["path", { d: "M 50 6 C 80 32 96 46 94 64 C 92 80 72 84 56 72 L 62 94 L 38 94 L 44 72 C 28 84 8 80 6 64 C 4 46 20 32 50 6 Z" }]],
   C: [["circle", { cx: 50, cy: 28, r: 19 }], ["circle", { cx: 27, cy: 58, r: 19 }], ["circle", { cx: 73, cy: 58, r: 19 }],
-    ["path", { d: "M46 50 L54 50 L62 94 L38 94 Z" }]],
-  star: [["path", { d: "M50 4 L62 38 L97 38 L69 59 L79 94 L50 73 L21 94 L31 59 L3 38 L38 38 Z" }]],
+    ["path", { d: "M 46 50 L 54 50 L 62 94 L 38 94 Z" }]],
+  star: [["path", { d: "M 50 4 L 62 38 L 97 38 L 69 59 L 79 94 L 50 73 L 21 94 L 31 59 L 3 38 L 38 38 Z" }]],
 };
 
 function el(tag, cls, text) {
@@ -104,8 +104,11 @@ function richText(text) {
   for (const m of text.matchAll(IN_TEXT)) {
     if (m.index > last) out.append(document.createTextNode(text.slice(last, m.index)));
     const name = m[0];
-    const c = el("span", "cardtxt", cardLabel(name));
+    const c = el("span", "cardtxt");
     c.dataset.card = name;
+    const seen = el("span", "", cardLabel(name));
+    seen.setAttribute("aria-hidden", "true"); // "7♥" shown, "7 of hearts" said
+    c.append(seen, el("span", "sr", cardSpoken(name)));
     if (m[2] === "D" || m[2] === "H") c.classList.add("red");
     if (m[3]) c.classList.add("special");
     out.append(c);

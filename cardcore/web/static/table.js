@@ -16,6 +16,7 @@ let custom = null; // the hand in the order the person dragged it to (card names
 let mark = 0; // history lines already seen when you last moved: the others' moves since are shown
 let markDeal = null;
 let board = { seq: null, counts: {} }; // the cards on the felt at the last view: what is new is highlighted
+let movesSent = 0; // moves this page sent (read by the browser tests)
 let usingKeys = false; // the person plays with the keyboard: the focus follows the decisions
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 const SUIT_ORDER = ["C", "D", "H", "S"];
@@ -107,6 +108,7 @@ function render() {
   renderPrompt(f, view);
   renderHand(f, view);
   if (typeof renderAway === "function") renderAway(f);
+  renderShare(f);
   fitDock();
   restoreFocus(focus, f);
 }
@@ -529,6 +531,7 @@ function play(m, c) {
   if (other) message.cards = [c]; // the picked card is laid (N8a)
   mark = frame.history.length;
   selected = null;
+  movesSent += 1;
   send(message);
 }
 
@@ -581,8 +584,7 @@ function renderPrompt(f, view) {
     b.dataset.kind = m.kind;
     b.dataset.focus = "move:" + m.index;
     const text = moveText(m, selected);
-    b.append(richText(text));
-    b.setAttribute("aria-label", spokenText(text));
+    b.append(richText(text)); // its cards said by name to a screen reader
     b.disabled = sent;
     b.onclick = () => play(m, selected);
     b.onkeydown = (ev) => moveKeys(ev, b);
@@ -663,7 +665,7 @@ function renderHand(f, view) {
     e.setAttribute("role", "button");
     e.tabIndex = 0;
     const moves = deciding ? movesOf(c) : [];
-    let label = cardSpoken(c);
+    let label = cardLabel(c) + ", " + cardSpoken(c); // the text shown first, then what it means
     if (moves.length) {
       e.classList.add("playable");
       label += moves.length === 1 ? ": " + spokenText(moveText(moves[0], c)) : ", " + moves.length + " moves";
@@ -832,6 +834,25 @@ function restoreFocus(key, f) {
   if (usingKeys && f.moves.length && !sent && (!key || key.startsWith("move:") || key.startsWith("hand:"))) {
     const first = document.querySelector("#moves button.move:not([disabled])") || document.querySelector("#hand .card.playable");
     if (first) first.focus();
+  }
+}
+
+// ---- inviting friends: the table's code, its join page, a QR code (share.js) ----
+let shared = null;
+function renderShare(f) {
+  const t = f.table;
+  document.getElementById("invite").hidden = !t.code;
+  if (!t.code || shared === t.code) return;
+  shared = t.code;
+  const box = document.getElementById("share");
+  box.replaceChildren();
+  cardcoreShare(box, t);
+  if (f.you !== null && t.id) { // this browser holds the seat: the lobby lists it ("back to the table")
+    try {
+      const all = JSON.parse(localStorage.getItem("cardcore-seats") || "{}") || {};
+      all[t.id] = { link: location.pathname, table: t.name, title: t.title, seat: f.you, player: name(f.you) };
+      localStorage.setItem("cardcore-seats", JSON.stringify(all));
+    } catch (e) { /* private mode: not remembered */ }
   }
 }
 
