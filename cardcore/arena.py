@@ -13,13 +13,16 @@ ratings from a Bradley–Terry fit of the duplicate sets of every pairing
 (Elo scale, mean 1500).
 
 The work is a list of (pairing, deal) tasks of plain data: ``--jobs N`` plays
-them on N processes and the results, merged in task order, are the same.
+them on N processes, ``--backend ray`` as Ray tasks (a local Ray when no
+cluster is named), and the results, merged in task order, are the same.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
+import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -52,7 +55,10 @@ class Result:
 
 
 class _Timed:
-    """A player whose decisions are timed (for seconds per decision)."""
+    """A player whose decisions are timed in CPU time: ``clock[name]`` is
+    [seconds, decisions, then the milliseconds of each decision that had more
+    than one legal move] (for the seconds per decision, and the median and
+    95th percentile of a real choice)."""
 
     def __init__(self, inner: Any, clock: dict[str, list[float]], name: str) -> None:
         self.inner = inner
@@ -63,9 +69,12 @@ class _Timed:
     def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:
         start = time.process_time()
         move = self.inner.choose(observation, moves, decision)
+        took = time.process_time() - start
         spent = self.clock.setdefault(self.name, [0.0, 0.0])
-        spent[0] += time.process_time() - start
+        spent[0] += took
         spent[1] += 1
+        if len(moves) > 1:
+            spent.append(round(1000 * took, 2))
         return move
 
 
@@ -107,27 +116,47 @@ def run(
     deals: int,
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict[str, Any]:
-    """Play the arena; return its JSON summary (the same for every ``jobs``).
+    """Play the arena; return its JSON summary (the same for every ``jobs``
+    and backend, but the times).
 
-    ``on_progress(n)`` is called as each chunk of ``n`` (pairing, deck) tasks ends.
+    ``on_progress(n)`` is called as each chunk of ``n`` (pairing, deck) tasks
+    ends. ``backend="ray"`` plays the chunks as Ray tasks, on the cluster at
+    ``address`` (or ``RAY_ADDRESS``), else on a local Ray of ``jobs`` CPUs (as
+    ``simulate --backend ray``: ``cardcore.simulate.RayBackend``).
     """
     tasks = [(p, d) for p in range(len(pairings(spec.bots))) for d in range(deals)]
     results: list[Result] = []
     clock: dict[str, list[float]] = {}
+    ray_backend = None
+    if backend == "ray":
+        from cardcore.simulate import RayBackend
+
+        ray_backend = RayBackend(address or os.environ.get("RAY_ADDRESS"), jobs or None)
+        jobs = max(2, ray_backend.workers)
     size = max(1, len(tasks) // (jobs * 4)) if jobs > 1 else max(1, min(len(tasks) // 20, 50))
     chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
 
     def take(got: list[Result], spent: dict[str, list[float]], n: int) -> None:
         results.extend(got)
-        for k, (sec, count) in spent.items():
+        for k, (sec, count, *ms) in spent.items():
             total = clock.setdefault(k, [0.0, 0.0])
             total[0] += sec
             total[1] += count
+            total.extend(ms)
         if on_progress is not None:
             on_progress(n)
 
-    if jobs == 1:
+    if ray_backend is not None:
+        ray = ray_backend.ray
+        task = ray.remote(play_tasks)
+        refs = [task.remote(spec, chunk) for chunk in chunks]  # the cluster schedules them
+        for chunk, ref in zip(chunks, refs, strict=True):
+            got, spent = ray.get(ref)
+            take(got, spent, len(chunk))
+    elif jobs == 1:
         for chunk in chunks:
             take(*play_tasks(spec, chunk), len(chunk))
     else:
@@ -175,7 +204,8 @@ def summarize(
         mean = sum(ms) / len(ms) if ms else 0.0
         sd = math.sqrt(sum((m - mean) ** 2 for m in ms) / (len(ms) - 1)) if len(ms) > 1 else 0.0
         half = 1.96 * sd / math.sqrt(len(ms)) if ms else 0.0
-        sec, n = clock.get(bot, [0.0, 0.0])
+        sec, n, *times = clock.get(bot, [0.0, 0.0])
+        times.sort()
         rows.append(
             {
                 "bot": bot,
@@ -184,6 +214,12 @@ def summarize(
                 "deal_win_rate": _rate(deal_wins[bot]),
                 "match_win_rate": _rate(match_wins[bot]),
                 "seconds_per_decision": round(sec / n, 6) if n else 0.0,
+                # CPU ms of the decisions with more than one legal move
+                "ms_per_decision": {
+                    "median": round(statistics.median(times), 2) if times else 0.0,
+                    "p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 2) if times else 0.0,
+                    "decisions": len(times),
+                },
             }
         )
     return {

@@ -395,7 +395,7 @@ def seat_names(table: Table, kinds: list[str]) -> list[str]:
 
 
 def _default_bot(table: Table) -> str:
-    return "greedy" if "greedy" in table.player_kinds else "random"
+    return "normal" if "normal" in table.player_kinds else "random"  # the level for a newcomer
 
 
 @main.command()
@@ -913,6 +913,14 @@ def simulate(
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="Decks per pairing.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
 @click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True, help="Processes (0: all).")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where to play: local processes, or Ray (pip install 'cardcore[ray]').",
+)
+@click.option("--address", metavar="ADDR", help="The Ray cluster to join (default: RAY_ADDRESS, else local).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
 def arena(
@@ -924,6 +932,8 @@ def arena(
     deals: int,
     seed: int,
     jobs: int,
+    backend: str,
+    address: str | None,
     as_json: bool,
 ) -> None:
     """Measure bots on duplicate deals: the same decks played with the sides
@@ -948,10 +958,17 @@ def arena(
     )
     total = deals * len(pairings(spec.bots))
     if as_json or not sys.stderr.isatty():
-        summary = run(spec, deals, jobs or os.cpu_count() or 1)
+        summary = run(spec, deals, jobs or os.cpu_count() or 1, backend=backend, address=address)
     else:
         with click.progressbar(length=total, label=f"{table.game.name} arena", file=sys.stderr) as bar:
-            summary = run(spec, deals, jobs or os.cpu_count() or 1, on_progress=bar.update)
+            summary = run(
+                spec,
+                deals,
+                jobs or os.cpu_count() or 1,
+                on_progress=bar.update,
+                backend=backend,
+                address=address,
+            )
     if as_json:
         click.echo(json.dumps(summary))
         return
@@ -961,7 +978,9 @@ def arena(
         click.echo(
             f"  {row['bot']:<28} margin {row['mean_margin']:+.2f} [{lo:+.2f}, {hi:+.2f}]  "
             f"deals {row['deal_win_rate']:.0%}  sets {row['match_win_rate']:.0%}  "
-            f"{1000 * row['seconds_per_decision']:.1f} ms/decision  rating {summary['ratings'][row['bot']]}"
+            f"{1000 * row['seconds_per_decision']:.1f} ms/decision "
+            f"(median {row['ms_per_decision']['median']:.1f}, p95 {row['ms_per_decision']['p95']:.1f})  "
+            f"rating {summary['ratings'][row['bot']]}"
         )
 
 

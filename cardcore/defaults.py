@@ -30,6 +30,10 @@ def cardcore_register_players(register: Callable[[str, PlayerFactory], None]) ->
     register("human", HumanPlayer)
     register("random", RandomPlayer)
     register("ismcts", IsmctsPlayer)  # search over imagined deals: every game
+    from cardcore.levels import LEVELS, factory
+
+    for level in LEVELS:  # easy … expert: a configuration per game and player count
+        register(level, factory(level))
 
 
 @hookimpl(trylast=True)

@@ -136,6 +136,12 @@ class GamePlugin(Generic[OptionsT, StateT]):
     """
 
     bots: ClassVar[Mapping[str, str]] = {}
+    # the levels a person picks (``cardcore.levels``): level → kind spec, or
+    # level → {players: kind spec}; a level left out gets the core's default
+    levels: ClassVar[Mapping[str, str | Mapping[int, str]]] = {}
+    # the kinds of move a search with ``macro`` leaves to its prior (the game's
+    # bot) instead of branching on them: Canasta's melds (``cardcore.ismcts``)
+    search_follows: ClassVar[frozenset[str]] = frozenset()
     suits_matter: ClassVar[bool] = True  # False: a card typed names any card of its rank
     # the move a card typed alone means, when no move plays it: asked first why not
     # (``cardcore_explain_illegal``): Carrousel's and Paquet voleur's trail

@@ -17,7 +17,19 @@ bot kind of the game, e.g. ``greedy``), ``c`` (exploration, default 0.7),
 its move is tried first at the root and wins ties; ``none`` by default),
 ``confidence`` (with a prior: how many standard errors the search's move
 must gain over the prior's move to be played instead of it; 0, the default,
-plays the move tried most). Deterministic for a seed and an iteration budget.
+plays the move tried most), ``puct`` (with a prior: select by PUCT at every
+node of the tree, the prior bot's move at that node holding this share of the
+prior mass, e.g. 0.5; 0, the default, is UCT with the prior at the root only),
+``depth`` (score a rollout's position as it stands after that many moves —
+the points each side holds — instead of playing the deal out; 0, the default,
+plays it out), ``macro`` (with a prior: the moves of the kinds the game lists
+in ``GamePlugin.search_follows`` — Canasta's melds — are played as the prior
+would play them, at the root without searching and in the tree without
+branching, so the budget goes to the other decisions: Canasta's draw, pile and
+discard). The rollout bots (and the prior's, in the tree) are built once per
+search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
+from the imagined state instead of an ``Observation`` per move.
+Deterministic for a seed and an iteration budget.
 """
 
 from __future__ import annotations
@@ -64,6 +76,9 @@ class IsmctsPlayer:
         c: float = 0.7,
         prior: str = "none",
         confidence: float = 0,
+        puct: float = 0,
+        depth: int = 0,
+        macro: bool = False,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -84,10 +99,25 @@ class IsmctsPlayer:
 
                 raise TableError(f"ismcts: prior={prior!r} is no player kind of {table.game.name}")
             self.prior = table.player_kinds[prior](table, seat, random.Random(rng.random()))
+        self.prior_kind = prior
+        self.puct = float(puct)
+        self.depth = max(0, int(depth))
+        self.follows: frozenset[str] = frozenset(getattr(table.plugin, "search_follows", ()) if macro else ())
+        if (self.puct or macro) and self.prior is None:
+            from cardcore.errors import TableError
+
+            raise TableError("ismcts: puct and macro follow the prior's moves: name one (prior=greedy)")
+        if not 0 <= self.puct < 1:
+            from cardcore.errors import TableError
+
+            raise TableError(f"ismcts: puct={puct!r} is the prior move's share, from 0 to below 1")
+        self._tree: list[Any] | None = None  # the prior's bots in the tree, one a seat, per search
         self.scale = 1.0  # the largest deal result seen: rewards are divided by it
         self.decisions = 0
         self.seconds = 0.0
         self.rejected = 0  # imagined deals dropped as impossible
+        self.last_iterations = 0  # the iterations of the last search
+        self._bots: list[Any] | None = None  # the rollout bots of the search under way
 
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
@@ -96,11 +126,17 @@ class IsmctsPlayer:
             return moves[0]
         sample = decision.sample  # the deals its seat may imagine
         start = time.perf_counter()
+        self._bots = self._tree = None  # built again for each search
         root = _Node()
         legal = set(moves)
-        hint = None
+        hint: Move | None = None
         if self.prior is not None:
             hint = self.prior.choose(observation if self.prior.needs_observation else None, tuple(moves))
+            if hint is not None and hint.kind in self.follows:
+                self.decisions += 1
+                self.last_iterations = 0
+                self.last_root = root
+                return hint  # a move the search leaves to the game's bot (macro)
         done = 0
         while True:
             self._iterate(root, sample(self.rng), legal, hint)
@@ -111,6 +147,7 @@ class IsmctsPlayer:
             elif done >= self.iterations:
                 break
         self.decisions += 1
+        self.last_iterations = done
         self.seconds += time.perf_counter() - start
         self.last_root = root
         best = max(
@@ -141,6 +178,7 @@ class IsmctsPlayer:
         node = root
         path = [root]
         first = True
+        tree = self._tree_policy() if self.puct or self.follows else None
         # selection and expansion: one tree for the bot's information set
         while not table.fast_is_deal_over(state):
             moves = table.fast_legal_moves(state)
@@ -151,15 +189,33 @@ class IsmctsPlayer:
                 return
             if first:
                 moves = [m for m in moves if m in legal] or moves  # the root: his real moves
+                liked = hint
                 first = False
+            else:
+                liked = tree(state, moves) if tree is not None else None
+                if liked is not None and liked.kind in self.follows:
+                    moves = [liked]  # the game's bot plays it, the search does not branch (macro)
             for m in moves:
                 child = node.children.get(m)
                 if child is not None:
                     child.available += 1
+            if self.puct:
+                move = self._puct_pick(node, moves, liked, self._mine(state))
+                child = node.children.get(move)
+                if child is None:
+                    child = node.children[move] = _Node()
+                    child.available = 1
+                    table.fast_apply_move(state, move)
+                    path.append(child)
+                    break
+                node = child
+                table.fast_apply_move(state, move)
+                path.append(node)
+                continue
             fresh = [m for m in moves if m not in node.children]
             if fresh:
-                if node is root and hint in fresh:
-                    move = hint  # the prior's move is tried first
+                if liked in fresh and (node is not root or hint is not None):
+                    move = liked  # the prior's move is tried first
                 else:
                     move = fresh[self.rng.randrange(len(fresh))]
                 child = node.children[move] = _Node()
@@ -179,6 +235,39 @@ class IsmctsPlayer:
             n.points += margin
             n.squares += reward * reward
         # a node's total is from the bot's side's view; _uct flips it for the others
+
+    def _puct_pick(self, node: _Node, moves: list[Move], liked: Move | None, mine: bool) -> Move:
+        """PUCT (AlphaZero's rule) with the prior bot's move as the prior: it
+        holds a share ``puct`` of the prior mass, the other moves the rest
+        evenly; an untried move counts as a draw (0)."""
+        share = self.puct
+        others = (1 - share) / (len(moves) - 1) if len(moves) > 1 else 0.0
+        root_n = math.sqrt(node.visits + 1)
+        c = self.c
+        best = moves[0]
+        best_score = -math.inf
+        for m in moves:
+            child = node.children.get(m)
+            p = share if m == liked else others
+            if liked is None:
+                p = 1 / len(moves)
+            if child is None or not child.visits:
+                q, n = 0.0, 0
+            else:
+                q = child.total / child.visits
+                q, n = (q if mine else -q), child.visits
+            score = q + c * p * root_n / (1 + n)
+            if score > best_score:
+                best, best_score = m, score
+        return best
+
+    def _tree_policy(self) -> Callable[[DealState, list[Move]], Move]:
+        """The prior's bots, one a seat (built once per search): the move each
+        would play in the tree (``puct``'s prior, ``macro``'s moves)."""
+        bots = self._tree
+        if bots is None:
+            bots = self._tree = self._bots_of(self.prior_kind)
+        return lambda s, moves: bots[s.to_act](s, moves)
 
     def _mine(self, state: DealState) -> bool:
         return self.table.side_of[state.to_act] == self.table.side_of[self.seat]
@@ -203,7 +292,8 @@ class IsmctsPlayer:
         rng = self.rng
         policy = self._policy(state)
         steps = 0
-        while not table.fast_is_deal_over(state) and steps < 5000:
+        limit = self.depth or 5000  # depth: the position is scored as it stands after so many moves
+        while not table.fast_is_deal_over(state) and steps < limit:
             moves = table.fast_legal_moves(state)
             if not moves:
                 break  # an imagined deal that cannot go on: scored as it stands
@@ -219,16 +309,29 @@ class IsmctsPlayer:
         return math.tanh(2 * diff / self.scale), diff
 
     def _policy(self, state: DealState) -> Callable[[DealState, list[Move]], Move] | None:
+        """The rollout policy: None for random moves, else the rollout kind's
+        bots, one per seat, built once per search (``choose``). A bot with
+        ``choose_imagined(state, moves)`` reads what its seat sees straight
+        from the imagined state; any other is asked through an observation."""
         if self.rollout_kind == "random":
             return None
+        bots = self._bots
+        if bots is None:
+            bots = self._bots = self._bots_of(self.rollout_kind)
+        return lambda s, moves: bots[s.to_act](s, moves)
+
+    def _bots_of(self, kind: str) -> list[Callable[[DealState, list[Move]], Move]]:
+        """A bot of ``kind`` per seat, each as a function of the imagined state
+        and its moves: ``choose_imagined`` where the bot has it, else its
+        ``choose`` on the seat's observation."""
         table = self.table
-        bots: dict[int, Any] = {}
+        factory = table.player_kinds[kind]
+        made = [factory(table, s, self.rng) for s in range(table.players)]
+        fast = [getattr(b, "choose_imagined", None) for b in made]
+        return [f if f is not None else self._observing(b) for f, b in zip(fast, made, strict=True)]
 
-        def play(s: DealState, moves: list[Move]) -> Move:
-            bot = bots.get(s.to_act)
-            if bot is None:
-                bot = bots[s.to_act] = table.player_kinds[self.rollout_kind](table, s.to_act, self.rng)
-            obs = table.observe(s, s.to_act) if bot.needs_observation else None
-            return bot.choose(obs, tuple(moves))  # type: ignore[no-any-return]
-
-        return play
+    def _observing(self, bot: Any) -> Callable[[DealState, list[Move]], Move]:
+        table = self.table
+        if not bot.needs_observation:
+            return lambda s, moves: bot.choose(None, tuple(moves))
+        return lambda s, moves: bot.choose(table.observe(s, s.to_act), tuple(moves))

@@ -555,15 +555,16 @@ def advise(
     decision: Decision | None,
     fallback: Player | None = None,
 ) -> tuple[Move | None, str, list[tuple[Move, int, float]]]:
-    """A hint: the move the strongest bot would play seeing only what ``seat``
-    sees, and why in a line. The search bot (``ismcts``, over deals imagined
-    by ``decision.sample``) gives the points it expects for the moves it tried most;
+    """A hint: the move the ``hard`` level (``cardcore.levels``: the search
+    within about 300 ms of CPU) would play seeing only what ``seat`` sees, and
+    why in a line. The search (``ismcts``, over deals imagined by
+    ``decision.sample``) gives the points it expects for the moves it tried most;
     without it, ``fallback`` (the game's greedy bot) names its move. Also the
     search's estimates: (move, deals tried, mean points) of its top moves."""
-    if "ismcts" in table.player_kinds and decision is not None:
-        search = table.player_kinds["ismcts"](table, seat, random.Random(0), iterations=300)
-        move = search.choose(observation, moves, decision)
-        rows = search.estimates()[:3]
+    if "hard" in table.player_kinds and decision is not None:
+        search: Any = table.player_kinds["hard"](table, seat, random.Random(0))
+        move = search.choose(observation if search.needs_observation else None, moves, decision)
+        rows = search.estimates()[:3] if hasattr(search, "estimates") else []
         return move, _why_this(table, move, rows), rows
     if fallback is None:
         return None, "this game has no bot to ask", []

@@ -21,6 +21,10 @@ def test_statistics_on_a_hand_made_run():
     assert (a["deal_win_rate"], b["deal_win_rate"]) == (0.5, 0.5)
     assert (a["match_win_rate"], b["match_win_rate"]) == (1.0, 0.0)  # +4 over the duplicate set
     assert (a["seconds_per_decision"], b["seconds_per_decision"]) == (0.05, 0.01)
+    assert a["ms_per_decision"] == {"median": 0.0, "p95": 0.0, "decisions": 0}  # none timed one by one
+    timed = summarize(spec, 1, results, {"A": [0.5, 10, *range(1, 21)], "B": [0.1, 10, 4.0]})
+    assert timed["bots"][0]["ms_per_decision"] == {"median": 10.5, "p95": 20, "decisions": 20}
+    assert timed["bots"][1]["ms_per_decision"] == {"median": 4.0, "p95": 4.0, "decisions": 1}
     assert out["ratings"]["A"] > 1500 > out["ratings"]["B"]
 
 
@@ -37,6 +41,7 @@ def test_arena_json_is_duplicate_symmetric_and_the_same_for_any_jobs():
     for data in (one, two):
         for row in data["bots"]:
             row.pop("seconds_per_decision")
+            assert row.pop("ms_per_decision")["decisions"] > 0
     assert one == two
     g, r = one["bots"]
     assert g["mean_margin"] == -r["mean_margin"] and g["deal_win_rate"] + r["deal_win_rate"] == 1
@@ -61,3 +66,24 @@ def test_progress_counts_every_pairing_and_deck_once():
     assert sum(seen) == 3 * 7  # three pairings of seven decks
     assert len(seen) > 1  # reported as it goes, not once at the end
     assert summary["deals"] == 7
+
+
+def test_ray_backend_gives_the_same_results():
+    """``arena --backend ray`` (a local Ray of two CPUs, as simulate's test):
+    the same JSON as one process, but the times."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'cardcore[ray]')")
+    args = (
+        "arena", "carrousel", "--players", "2", "--bot", "greedy", "--bot", "random",
+        "--bot", "hard:iterations=3", "--deals", "6", "--seed", "5", "--json",
+    )  # fmt: skip
+    local = cli_json(*args, "--jobs", "1")
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        on_ray = cli_json(*args, "--backend", "ray")
+    finally:
+        ray.shutdown()
+    for data in (local, on_ray):
+        for row in data["bots"]:
+            row.pop("seconds_per_decision")
+            row["ms_per_decision"].pop("median"), row["ms_per_decision"].pop("p95")
+    assert local == on_ray and local["bots"][0]["ms_per_decision"]["decisions"] > 0

@@ -309,7 +309,7 @@ def test_play_carrousel_partnership_match_to_the_end(tmp_path):
     log = tmp_path / "c.jsonl"
     code, out = run_cli("play", "carrousel", "--seed", "2", "--log", str(log), input="1\n" * 400)
     assert code == 0, out[-500:]
-    assert "You (a person) & Partner (greedy) against Left (greedy) & Right (greedy)" in out
+    assert "You (a person) & Partner (normal) against Left (normal) & Right (normal)" in out
     assert "wins (" in out or "win (" in out
     code, out = run_cli("replay", str(log), "--check")
     assert code == 0 and "log complete" in out

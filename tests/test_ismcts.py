@@ -29,8 +29,8 @@ def test_ismcts_plays_and_is_deterministic(game, players):
 
 
 def test_ismcts_options():
-    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:depth=2")
-    assert code == 2 and "has no option 'depth'" in out and "iterations" in out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:height=2")
+    assert code == 2 and "has no option 'height'" in out and "iterations" in out
     code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:rollout=clever")
     assert code == 2 and "rollout='clever' is no player kind" in out
     code, out = run_cli(
@@ -116,3 +116,88 @@ def test_confidence_keeps_the_prior_s_move_unless_the_search_is_sure(registry):
 def test_a_prior_must_be_a_kind_of_the_game():
     code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:prior=oracle")
     assert code == 2 and "prior='oracle' is no player kind" in out
+
+
+def _canasta_meld_decision(registry):
+    """A 2-player Canasta decision where greedy melds (greedy plays the deal to it)."""
+    import random
+
+    from cardcore.table import Table
+
+    table = Table.from_names(registry, "canasta", 2)
+    for seed in range(1, 40):
+        match = table.new_match(seed)
+        state = match.start_deal()
+        bots = [table.player_kinds["greedy"](table, s, random.Random(0)) for s in range(2)]
+        while not table.is_deal_over(state):
+            moves = tuple(table.legal_moves(state))
+            seat = state.to_act
+            move = bots[seat].choose(table.observe(state, seat), moves)
+            if move.kind == "meld" and len(moves) > 1:
+                return table, match, state, seat
+            table.apply(state, move)
+    raise AssertionError("greedy never melded")
+
+
+def test_macro_leaves_greedy_s_melds_to_it_and_searches_the_rest(registry):
+    import random
+
+    from cardcore.decision import Decision
+    from cardcore.ismcts import IsmctsPlayer
+
+    table, match, state, seat = _canasta_meld_decision(registry)
+    moves = tuple(table.legal_moves(state))
+    observation = table.observe(state, seat)
+    greedy = table.player_kinds["greedy"](table, seat, random.Random(0)).choose(observation, moves)
+    bot = IsmctsPlayer(table, seat, random.Random(1), iterations=30, prior="greedy", macro=True)
+    assert bot.choose(observation, moves, Decision(table, match, state, seat, 1, 0)) == greedy
+    assert bot.last_iterations == 0  # not searched
+    plain = IsmctsPlayer(table, seat, random.Random(1), iterations=30, prior="greedy")
+    plain.choose(observation, moves, Decision(table, match, state, seat, 1, 0))
+    assert plain.last_iterations == 30
+    assert "meld" in table.plugin.search_follows
+    # in a whole deal the macro search still searches: the draws, the pile, the discards
+    data = cli_json(
+        "simulate", "canasta", "--players", "2", "--deals", "1", "--seed", "2", "--json",
+        "--seat", "0=ismcts:iterations=4,prior=greedy,rollout=greedy,macro=true,puct=0.5,depth=30",
+        "--bot", "greedy",
+    )  # fmt: skip
+    assert data["deals"] == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_puct_and_depth_are_deterministic_and_change_the_search(registry, game):
+    import random
+
+    from cardcore.decision import Decision
+    from cardcore.ismcts import IsmctsPlayer
+    from cardcore.table import Table
+
+    table = Table.from_names(registry, game, *smallest_table(game))
+    match = table.new_match(6)
+    state = match.start_deal()
+    while len(table.legal_moves(state)) < 3:
+        state = table.apply(state, table.legal_moves(state)[0])
+    seat = state.to_act
+    moves = tuple(table.legal_moves(state))
+    observation = table.observe(state, seat)
+
+    def root(**options):
+        bot = IsmctsPlayer(table, seat, random.Random(2), iterations=40, prior="greedy", **options)
+        move = bot.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
+        return move, sorted((str(m), n) for m, n, _ in bot.estimates())
+
+    for options in ({"puct": 0.5}, {"depth": 3}, {"puct": 0.5, "depth": 3}):
+        assert root(**options) == root(**options)
+    assert root() != root(depth=3) or root() != root(puct=0.5)  # the options do something
+    tries = dict(root(puct=0.9)[1])
+    greedy = table.player_kinds["greedy"](table, seat, random.Random(0))
+    liked = str(greedy.choose(observation if greedy.needs_observation else None, moves))
+    assert tries[liked] == max(tries.values())  # a strong prior keeps most tries on its move
+
+
+def test_puct_and_macro_need_a_prior():
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:puct=0.5")
+    assert code == 2 and "name one (prior=greedy)" in out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:puct=1.5,prior=greedy")
+    assert code == 2 and "puct=1.5" in out

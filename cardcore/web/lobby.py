@@ -491,7 +491,7 @@ class Lobby:
         games = game_catalog(self.registry)
         for g in games:
             t = Table(self.registry.game(g["name"]), g["default_players"])
-            g["kinds"] = ["human", *sorted(k for k in t.player_kinds if k != "human")]
+            g["kinds"] = ["human", *sorted((k for k in t.player_kinds if k != "human"), key=_level_first)]
         configured: list[dict[str, Any]] = []
         if self.config_path is not None and self.config_path.exists():
             try:
@@ -512,6 +512,13 @@ class Lobby:
         deadline = time.monotonic() + timeout
         for session in sessions:
             session.join(deadline - time.monotonic())
+
+
+def _level_first(kind: str) -> tuple[int, str]:
+    """The lobby's order of kinds: the levels a person picks (easy … expert), then the bots by name."""
+    from cardcore.levels import LEVELS
+
+    return (LEVELS.index(kind), "") if kind in LEVELS else (len(LEVELS), kind)
 
 
 def clamp_kind(kind: str) -> str:

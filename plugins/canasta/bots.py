@@ -11,10 +11,11 @@ from cardcore.cards import Card
 from cardcore.decision import Decision
 from cardcore.game import Observation
 from cardcore.moves import Move
-from cardcore_plugins.canasta.cards import VALUES, WILD, is_black_three
+from cardcore_plugins.canasta.cards import RANK_NAMES, VALUES, WILD, is_black_three
 
 if TYPE_CHECKING:
     from cardcore.table import Table
+    from cardcore_plugins.canasta.state import CanastaState
 
 
 class GreedyPlayer:
@@ -93,6 +94,24 @@ class GreedyPlayer:
                 if self.seat not in side["seats"]
                 for meld in side["melds"]
             }
+        return self._best(hand, moves)
+
+    def choose_imagined(self, state: CanastaState, moves: Sequence[Move]) -> Move:
+        """``choose`` on an imagined deal (a search's rollout), read from the
+        state without building an ``Observation``: only what its seat's view
+        holds (its hand, the pile's size, the ranks the other sides melded),
+        so it plays exactly as ``choose`` would."""
+        seat = self.seat
+        self.pile_size = len(state.discard)
+        self.opponent_ranks = {
+            RANK_NAMES[r]
+            for team, melds in zip(state.teams, state.melds, strict=True)
+            if seat not in team
+            for r in melds
+        }
+        return self._best(state.hands[seat], moves)
+
+    def _best(self, hand: Sequence[Card], moves: Sequence[Move]) -> Move:
         counts = Counter(c.rank for c in hand)
         best = moves[0]
         best_value = self.value(best, hand, counts)

@@ -48,6 +48,14 @@ class Canasta(GamePlugin[Options, CanastaState]):
     """The table plugin: Canasta's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
+    # the levels a person picks (cardcore.levels): the search's budgets keep a decision
+    # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
+    levels = {
+        "hard": "ismcts:iterations=200,prior=greedy,rollout=greedy,macro=true,puct=0.5,depth=40",
+        "expert": "ismcts:iterations=600,prior=greedy,rollout=greedy,macro=true,puct=0.5,depth=40",
+    }
+    # ismcts:macro=true melds what greedy would meld and searches the pile and discard decisions
+    search_follows = frozenset({"meld", "add", "commit"})
     state_class = CanastaState  # the state hooks are derived from its FIELDS
     suits_matter = False  # but for threes, which never meld by suit alone
     card_kind = "discard"  # a card named alone, when no move plays it: why it cannot be discarded

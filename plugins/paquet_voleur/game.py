@@ -129,6 +129,20 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
     """The table plugin: Paquet voleur's answers to the core's hooks."""
 
     bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
+    # the levels a person picks (cardcore.levels): the search's budgets keep a decision
+    # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
+    levels = {
+        "hard": {
+            2: "ismcts:iterations=1500,prior=greedy,rollout=greedy",
+            3: "ismcts:iterations=1500,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=1500,prior=greedy,rollout=greedy",
+        },
+        "expert": {
+            2: "ismcts:iterations=5000,prior=greedy,rollout=greedy",
+            3: "ismcts:iterations=5000,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=5000,prior=greedy,rollout=greedy",
+        },
+    }
     card_kind = "trail"  # a card typed alone, when no move plays it
     state_class = PVState  # the state hooks are derived from its FIELDS
 

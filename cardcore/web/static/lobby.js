@@ -130,7 +130,7 @@ function fillSeats() {
     for (const k of g.kinds) {
       const o = el("option", "", k === "human" ? "person" : k);
       o.value = k;
-      if ((i < 2 && k === "human") || (i >= 2 && k === (g.kinds.includes("greedy") ? "greedy" : "random"))) o.selected = true;
+      if ((i < 2 && k === "human") || (i >= 2 && k === (g.kinds.includes("normal") ? "normal" : "random"))) o.selected = true;
       kind.append(o);
     }
     label.append(name, kind);

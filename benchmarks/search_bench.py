@@ -1,0 +1,282 @@
+"""Search benchmark: CPU milliseconds per decision and iterations per CPU second.
+
+    python benchmarks/search_bench.py                  # every game and player count, hard and expert
+    python benchmarks/search_bench.py canasta --players 2 --bot hard --bot ismcts:iterations=40
+    python benchmarks/search_bench.py --check          # exit 1 when a level is past its budget
+    python benchmarks/search_bench.py --compare main   # before/after in one run (REV, then the work tree)
+    python benchmarks/search_bench.py --random         # random play, compiled modules and pure
+
+The positions are fixed: for each game and player count, a deal dealt from
+``--seed`` and played by ``greedy`` on every seat; every ``--every``-th
+decision with more than one legal move, up to ``--positions`` of them. Each
+bot is made afresh at each position (its RNG from the seed and the position)
+and asked once; its ``choose`` is timed in CPU time (``time.process_time``).
+Rows: the median and 95th percentile of the milliseconds a decision, and the
+search's iterations per CPU second (for a kind that searches).
+
+``--check`` compares each level's 95th percentile with its budget
+(``BUDGETS``: ``hard`` 300 ms, ``expert`` 1,000 ms; the hint, ``hard``, 500 ms)
+and exits 1 if one is over: the levels' calibration on this machine, not a test
+(the machines are shared; a figure moves by a third from one minute to the
+next). ``--compare REV`` runs this script's measurement on a git revision
+(checked out in a temporary worktree, as ``compare.py`` does) and on the work
+tree, in turns, ``--rounds`` times; medians of the rounds. ``--random`` runs
+``bench.py``'s random play twice, with the compiled modules (``tools/compile.py
+--status`` says which are) and with the pure Python ones forced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BUDGETS = {"hard": 300.0, "expert": 1000.0}  # CPU ms a decision (95th percentile)
+
+
+def positions(table: Any, seed: int, count: int, every: int) -> list[tuple[Any, Any, int]]:
+    """(match, state, seat) at fixed decisions of a greedy deal."""
+    from cardcore.runner import bot_rng
+
+    match = table.new_match(seed)
+    state = match.start_deal()
+    kind = "greedy" if "greedy" in table.player_kinds else "random"
+    bots = [table.player_kinds[kind](table, s, bot_rng(seed, s)) for s in range(table.players)]
+    out: list[tuple[Any, Any, int]] = []
+    seen = 0
+    while not table.is_deal_over(state) and len(out) < count:
+        moves = table.legal_moves(state)
+        seat = state.to_act
+        if len(moves) > 1:
+            if seen % every == 0:
+                out.append((match, state.clone(), seat))
+            seen += 1
+        bot = bots[seat]
+        move = bot.choose(table.observe(state, seat) if bot.needs_observation else None, tuple(moves))
+        table.apply(state, move, moves)
+    return out
+
+
+def measure(table: Any, spec: str, where: list[tuple[Any, Any, int]], seed: int) -> dict[str, Any]:
+    from cardcore.decision import Decision
+    from cardcore.runner import make_player
+
+    ms: list[float] = []
+    iterations = 0
+    seconds = 0.0
+    for i, (match, state, seat) in enumerate(where):
+        player = make_player(table, spec, seat, random.Random(f"{seed}/bench/{i}"))
+        moves = tuple(table.legal_moves(state))
+        decision = Decision(table, match, state.clone(), seat, 1, 0)
+        inner = getattr(player, "inner", player)
+        start = time.process_time()
+        observation = table.observe(state, seat) if player.needs_observation else None
+        player.choose(observation, moves, decision)
+        spent = time.process_time() - start
+        ms.append(1000 * spent)
+        done = getattr(inner, "last_iterations", None)
+        if done is None and not getattr(inner, "ms", 1):  # (an older revision: its fixed budget)
+            done = getattr(inner, "iterations", None)
+        if done is not None:
+            iterations += done
+            seconds += spent
+    ms.sort()
+    return {
+        "bot": spec,
+        "decisions": len(ms),
+        "median_ms": round(statistics.median(ms), 1),
+        "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1),
+        "max_ms": round(ms[-1], 1),
+        "iterations_per_second": round(iterations / seconds) if seconds else None,
+    }
+
+
+def tables(reg: Any, games: list[str], players: int | None) -> list[Any]:
+    from cardcore.table import Table
+
+    out = []
+    for name in games or sorted(reg.games):
+        game = reg.game(name)
+        counts = [players] if players else range(game.min_players, game.max_players + 1)
+        out.extend(Table(game, n) for n in counts)
+    return out
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    from cardcore.plugins import discover
+
+    reg = discover()
+    rows = []
+    for table in tables(reg, args.games, args.players):
+        where = positions(table, args.seed, args.positions, args.every)
+        for spec in args.bots or list(BUDGETS):
+            if spec.partition(":")[0] not in table.player_kinds:
+                continue  # (an older revision, before the levels)
+            row = {
+                "game": table.game.name,
+                "players": table.players,
+                **measure(table, spec, where, args.seed),
+            }
+            rows.append(row)
+            if not args.json and not args.quiet:
+                show(row)
+    return rows
+
+
+def show(row: dict[str, Any], before: dict[str, Any] | None = None) -> None:
+    rate = row["iterations_per_second"]
+    line = (
+        f"{row['game']:<14} {row['players']}p  {row['bot']:<44} median {row['median_ms']:>7.1f} ms  "
+        f"p95 {row['p95_ms']:>7.1f} ms  " + (f"{rate:>6,} it/s" if rate else "")
+    )
+    if before is not None:
+        line += f"   before: median {before['median_ms']:.1f} ms, p95 {before['p95_ms']:.1f} ms"
+        if before["iterations_per_second"] and rate:
+            line += (
+                f", {before['iterations_per_second']:,} it/s ({rate / before['iterations_per_second']:.2f}×)"
+            )
+    print(line, flush=True)
+
+
+def check(rows: list[dict[str, Any]]) -> int:
+    over = [r for r in rows if r["bot"] in BUDGETS and r["p95_ms"] > BUDGETS[r["bot"]]]
+    for r in over:
+        print(
+            f"over budget: {r['game']} {r['players']}p {r['bot']}: "
+            f"p95 {r['p95_ms']} ms > {BUDGETS[r['bot']]:.0f} ms"
+        )
+    print("every level within its budget" if not over else f"{len(over)} over budget")
+    return 1 if over else 0
+
+
+def compare(args: argparse.Namespace, argv: list[str]) -> None:
+    """This script on REV (a temporary worktree) and on the work tree, in turns."""
+    rest = [a for a in argv if a not in ("--compare", args.compare)]
+    rest = [*rest, "--json", "--quiet"]
+    runs: dict[str, list[list[dict[str, Any]]]] = {"before": [], "after": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), args.compare], check=True
+        )
+        try:
+            shim = Path(tmp) / "path"
+            shim.mkdir()
+            (shim / "cardcore").symlink_to(tree / "cardcore")
+            (shim / "cardcore_plugins").symlink_to(tree / "plugins")
+            for _ in range(args.rounds):
+                for side, path in (("before", str(shim)), ("after", None)):
+                    env = dict(os.environ)
+                    if path:
+                        env["PYTHONPATH"] = path + os.pathsep + env.get("PYTHONPATH", "")
+                    out = subprocess.run(
+                        [sys.executable, str(Path(__file__).resolve()), *rest],
+                        env=env, capture_output=True, text=True, check=True, cwd=tmp,
+                    )  # fmt: skip
+                    runs[side].append(json.loads(out.stdout))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
+    print(f"median of {args.rounds} rounds, CPU time; before = {args.compare}, after = work tree")
+    key = ("game", "players", "bot")
+    before_rows = {tuple(r[k] for k in key): r for r in _medians(runs["before"])}
+    for row in _medians(runs["after"]):
+        show(row, before_rows.get(tuple(row[k] for k in key)))
+
+
+def _medians(rounds: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    out = []
+    for i, row in enumerate(rounds[0]):
+        merged = dict(row)
+        for k in ("median_ms", "p95_ms", "max_ms", "iterations_per_second"):
+            values = [r[i][k] for r in rounds if r[i][k] is not None]
+            merged[k] = round(statistics.median(values), 1) if values else None
+        out.append(merged)
+    return out
+
+
+PURE = """
+import importlib.machinery, importlib.util, sys
+HOT = {"cardcore_plugins.carrousel.movegen", "cardcore_plugins.canasta.movegen",
+       "cardcore_plugins.canasta.finish", "cardcore_plugins.canasta.melds", "cardcore_plugins.canasta.turn"}
+class Pure:
+    def find_spec(self, name, path=None, target=None):
+        if name not in HOT:
+            return None
+        for entry in path or ():
+            source = entry + "/" + name.rsplit(".", 1)[1] + ".py"
+            try:
+                open(source).close()
+            except OSError:
+                continue
+            return importlib.util.spec_from_file_location(name, source)
+        return None
+sys.meta_path.insert(0, Pure())
+"""
+
+
+def random_play(args: argparse.Namespace) -> None:
+    """bench.py's random play, as the modules are, then with the pure ones forced."""
+    status = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "compile.py"), "--status"], capture_output=True, text=True
+    ).stdout
+    print(status.strip())
+    bench = ROOT / "benchmarks" / "bench.py"
+    extra = [*args.games, *(["--players", str(args.players)] if args.players else []), "--json"]
+    results = {}
+    for label, prelude in (("as built", ""), ("pure", PURE)):
+        code = (
+            prelude
+            + f"import runpy, sys; sys.argv = {[str(bench), *extra]!r}; "
+            + f"runpy.run_path({str(bench)!r}, run_name='__main__')"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        results[label] = json.loads(out.stdout)
+    for built, pure in zip(results["as built"], results["pure"], strict=True):
+        ratio = built["moves_per_second"] / pure["moves_per_second"]
+        print(
+            f"{built['game']:<14} {built['players']}p  as built {built['moves_per_second']:>9,} moves/s  "
+            f"pure {pure['moves_per_second']:>9,} moves/s  {ratio:.2f}×"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("games", nargs="*", help="games to measure (default: all installed)")
+    ap.add_argument("--players", type=int, help="one player count (default: each the game allows)")
+    ap.add_argument(
+        "--bot", dest="bots", action="append", default=[], help="a kind spec (default: hard, expert)"
+    )
+    ap.add_argument("--positions", type=int, default=12, help="decisions per game and player count")
+    ap.add_argument("--every", type=int, default=3, help="take every N-th decision of the deal")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--check", action="store_true", help="exit 1 when a level's p95 is past its budget")
+    ap.add_argument("--compare", metavar="REV", help="before (REV) and after (the work tree) in one run")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of --compare")
+    ap.add_argument("--random", action="store_true", help="random play, compiled and pure")
+    args = ap.parse_args()
+    if args.random:
+        random_play(args)
+        return
+    if args.compare:
+        compare(args, sys.argv[1:])
+        return
+    rows = run(args)
+    if args.json:
+        print(json.dumps(rows))
+    if args.check:
+        raise SystemExit(check(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""The levels a person picks (``cardcore.levels``): registered for every game
+and player count, each a documented configuration, deterministic for a seed
+and an iteration budget, chosen like any player kind. (Their time budgets are
+a benchmark's: ``benchmarks/search_bench.py --check``, not a test.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import GAMES, REGISTRY, cli_json, run_cli
+
+from cardcore.decision import Decision
+from cardcore.errors import TableError
+from cardcore.levels import LEVELS, Mistaken, level_spec
+from cardcore.runner import make_player, parse_kind
+from cardcore.table import Table
+
+TABLES = [
+    (g, n) for g in GAMES for n in range(REGISTRY.game(g).min_players, REGISTRY.game(g).max_players + 1)
+]
+
+
+@pytest.mark.parametrize("game,players", TABLES)
+def test_every_level_is_a_player_kind_of_every_game_and_player_count(game, players):
+    table = Table(REGISTRY.game(game), players)
+    for level in LEVELS:
+        assert level in table.player_kinds
+        spec = level_spec(table, level)
+        kind, _ = parse_kind(spec)
+        assert kind in table.player_kinds and kind not in LEVELS
+        player = make_player(table, level, 0, random.Random(0))
+        assert hasattr(player, "choose")
+    # the search levels search, harder one with the larger budget
+    hard, expert = (parse_kind(level_spec(table, lv)) for lv in ("hard", "expert"))
+    assert hard[0] == expert[0] == "ismcts"
+    assert expert[1]["iterations"] > hard[1]["iterations"] > 0
+    assert level_spec(table, "normal") == "greedy"
+    assert isinstance(make_player(table, "easy", 0, random.Random(0)), Mistaken)
+
+
+def _decisions(table, seed, count):
+    """(match, state, seat) at the first ``count`` decisions of a greedy deal."""
+    match = table.new_match(seed)
+    state = match.start_deal()
+    out = []
+    greedy = [table.player_kinds["greedy"](table, s, random.Random(0)) for s in range(table.players)]
+    while not table.is_deal_over(state) and len(out) < count:
+        moves = table.legal_moves(state)
+        seat = state.to_act
+        if len(moves) > 1:
+            out.append((match, state.clone(), seat))
+        bot = greedy[seat]
+        table.apply(state, bot.choose(table.observe(state, seat) if bot.needs_observation else None, moves))
+    return out
+
+
+def _choices(table, spec, where, seed):
+    picks = []
+    for match, state, seat in where:
+        player = make_player(table, spec, seat, random.Random(seed))
+        moves = tuple(table.legal_moves(state))
+        decision = Decision(table, match, state.clone(), seat, 1, 0)
+        picks.append(player.choose(table.observe(state, seat), moves, decision))
+    return picks
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_level_is_deterministic_for_a_seed_and_an_iteration_budget(game):
+    table = Table(REGISTRY.game(game), 2)
+    where = _decisions(table, 5, 4)
+    for spec in ("hard:iterations=6", "expert:iterations=6", "easy"):
+        assert _choices(table, spec, where, 1) == _choices(table, spec, where, 1)
+    # the budget is the search's: hard and expert with the same one play alike
+    assert _choices(table, "hard:iterations=6", where, 1) == _choices(table, "expert:iterations=6", where, 1)
+
+
+def test_normal_is_greedy_and_easy_errs_at_its_share_of_decisions():
+    table = Table(REGISTRY.game("carrousel"), 2)
+    where = _decisions(table, 8, 60)
+    greedy = _choices(table, "greedy", where, 2)
+    assert _choices(table, "normal", where, 2) == greedy
+    errs = 0
+    for seed in range(5):  # one easy bot a seat, asked at each decision in turn
+        easy = [make_player(table, "easy", s, random.Random(seed)) for s in range(table.players)]
+        for (_, state, seat), move in zip(where, greedy, strict=True):
+            errs += easy[seat].choose(None, tuple(table.legal_moves(state))) != move
+    # a share of 0.5 errs, less the random moves that happen to be greedy's own
+    assert 0.15 * 5 * len(where) < errs < 0.5 * 5 * len(where)
+
+
+def test_levels_at_the_command_line_and_their_errors():
+    data = cli_json(
+        "simulate", "carrousel", "--players", "2", "--deals", "1", "--seed", "4", "--json",
+        "--seat", "0=hard:iterations=5", "--seat", "1=easy",
+    )  # fmt: skip
+    assert data["deals"] == 1
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--seat", "1=normal:iterations=5")
+    assert code == 2 and "level 'normal' of carrousel does not search" in out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--seat", "1=hard:depth=3")
+    assert code == 2 and "has no option 'depth'" in out and "iterations" in out
+    code, out = run_cli(
+        "arena", "paquet_voleur", "--players", "2", "--bot", "hard:iterations=3", "--bot", "easy",
+        "--deals", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, out
+
+
+def test_a_table_of_the_config_file_seats_levels(tmp_path):
+    from cardcore.config import build_table, load_config
+
+    path = tmp_path / "games.yaml"
+    path.write_text(
+        "tables:\n  t:\n    game: carrousel\n    players:\n"
+        "      - {name: Ana, kind: human}\n      - {name: Bot, kind: 'hard:iterations=50'}\n"
+    )
+    _, kinds = build_table(load_config(path).tables["t"], REGISTRY)
+    assert kinds == ["human", "hard:iterations=50"]
+    path.write_text(
+        "tables:\n  t:\n    game: carrousel\n    players:\n      - {kind: human}\n      - {kind: hardest}\n"
+    )
+    with pytest.raises(TableError, match=r"players\.1\.kind: unknown player kind 'hardest'"):
+        build_table(load_config(path).tables["t"], REGISTRY)
+
+
+def test_the_lobby_lists_the_levels_first_and_play_defaults_to_normal(tmp_path):
+    from cardcore.cli import _default_bot
+    from cardcore.web.lobby import Lobby
+
+    lobby = Lobby(REGISTRY, None, tmp_path)
+    for g in lobby.catalog()["games"]:
+        assert g["kinds"][: 1 + len(LEVELS)] == ["human", *LEVELS]
+        assert {"greedy", "ismcts", "random"} <= set(g["kinds"])
+    for game in GAMES:
+        assert _default_bot(Table(REGISTRY.game(game))) == "normal"
+
+
+def test_the_hint_asks_the_hard_level():
+    """``players.advise`` plays what ``hard`` plays (its search, seeded 0)."""
+    from cardcore.players import advise
+
+    table = Table(REGISTRY.game("carrousel"), 2)
+    for match, state, seat in _decisions(table, 3, 3):
+        moves = tuple(table.legal_moves(state))
+        observation = table.observe(state, seat)
+        move, why, rows = advise(
+            table, seat, observation, moves, Decision(table, match, state.clone(), seat, 1, 0)
+        )
+        hard = make_player(table, "hard", seat, random.Random(0))
+        assert move == hard.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
+        assert rows and why.startswith("I would play")
+
+
+def test_the_search_benchmark_runs_and_checks_the_budgets():
+    """``benchmarks/search_bench.py`` on a tiny sample: its rows and its
+    budget check (the check's verdict is the machine's, not asserted)."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parent.parent / "benchmarks" / "search_bench.py"
+    args = [sys.executable, str(bench), "paquet_voleur", "--players", "2", "--positions", "3", "--json"]
+    out = subprocess.run(
+        [*args, "--bot", "hard:iterations=4", "--bot", "normal"], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert [r["bot"] for r in rows] == ["hard:iterations=4", "normal"]
+    assert all(r["decisions"] == 3 and r["p95_ms"] >= r["median_ms"] >= 0 for r in rows)
+    assert rows[0]["iterations_per_second"] > 0 and rows[1]["iterations_per_second"] is None
+    checked = subprocess.run(
+        [*args, "--check", "--positions", "2"], capture_output=True, text=True, timeout=120
+    )
+    assert checked.returncode in (0, 1) and "budget" in checked.stdout
