@@ -899,6 +899,20 @@ def simulate(
         sys.exit(130)
 
 
+def backend_options(f: Any) -> Any:
+    """``--backend local|ray`` and ``--address``: where the deals are played."""
+    f = click.option(
+        "--address", metavar="ADDR", help="The Ray cluster to join (default: RAY_ADDRESS, else local)."
+    )(f)
+    return click.option(
+        "--backend",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Where to play: local processes, or Ray (pip install 'cardcore[ray]').",
+    )(f)
+
+
 @main.command()
 @click.argument("game")
 @click.option("--bot", "bots", multiple=True, required=True, help="A bot to measure (twice or more).")
@@ -913,14 +927,7 @@ def simulate(
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="Decks per pairing.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
 @click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True, help="Processes (0: all).")
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="Where to play: local processes, or Ray (pip install 'cardcore[ray]').",
-)
-@click.option("--address", metavar="ADDR", help="The Ray cluster to join (default: RAY_ADDRESS, else local).")
+@backend_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
 def arena(
@@ -1014,14 +1021,7 @@ def arena(
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
 @click.option("--jobs", type=click.IntRange(min=0), default=1, show_default=True, help="Processes (0: all).")
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="Where to play.",
-)
-@click.option("--address", metavar="ADDR", help="The Ray cluster to join (default: RAY_ADDRESS, else local).")
+@backend_options
 @click.option(
     "--out",
     type=FilePath(file_okay=False, path_type=Path),

@@ -20,7 +20,16 @@ from cardcore.cards import Card, CardError, parse_card
 from cardcore.decision import Checkpoint, Decision, Rewind
 from cardcore.game import Observation
 from cardcore.moves import Move, laid_cards, names_by_rank
-from cardcore.render import card_text, numbered, plain, show_observation, show_text, use_color, wrapped
+from cardcore.render import (
+    card_text,
+    named_sides,
+    numbered,
+    plain,
+    show_observation,
+    show_text,
+    use_color,
+    wrapped,
+)
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -193,22 +202,23 @@ class HumanPlayer:
 
     MAX_ENTRIES = 12  # a menu longer than this is grouped (the view fits 80×24)
 
+    def said(self, m: Move) -> str:
+        """A move as the menu shows it: cards with symbols, sides by their players' names."""
+        return named_sides(show_text(self.table.move_text(m)), self.table.names, self.table.sides)
+
     def menu(self, moves: Sequence[Move]) -> list[tuple[str, list[Move]]]:
         """The entries to show: each move, or, when there are more than
         ``MAX_ENTRIES``, groups of moves: by the card played, else by kind of
         move and rank (suits apart), else by kind; a group is opened by its
         number (``0`` goes back)."""
         if len(moves) <= self.MAX_ENTRIES:
-            return [(show_text(self.table.move_text(m)), [m]) for m in moves]
+            return [(self.said(m), [m]) for m in moves]
 
         def by(key: Callable[[Move], Any], label: Callable[[Move], str]) -> list[tuple[str, list[Move]]]:
             groups: dict[Any, tuple[str, list[Move]]] = {}
             for m in moves:
                 groups.setdefault(key(m), (label(m), []))[1].append(m)
-            return [
-                (text if len(ms) > 1 else show_text(self.table.move_text(ms[0])), ms)
-                for text, ms in groups.values()
-            ]
+            return [(text if len(ms) > 1 else self.said(ms[0]), ms) for text, ms in groups.values()]
 
         def card(m: Move) -> str:
             return card_text(m.card) if m.card is not None else "with"
@@ -263,7 +273,7 @@ class HumanPlayer:
                 return moves[n - 1]
             return f"there is no move {n}: choose 1 to {len(moves)}"
         for m, t in zip(moves, texts, strict=True):
-            if text.lower() in (t.lower(), show_text(t).lower()):
+            if text.lower() in (t.lower(), show_text(t).lower(), self.said(m).lower()):
                 return m
         words = text.split()
         if len(words) > 1:  # a kind of move and its cards, by rank, in any order and case

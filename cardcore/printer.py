@@ -9,7 +9,7 @@ import click
 from cardcore.decision import Step
 from cardcore.game import DealState
 from cardcore.match import DealResult, Match
-from cardcore.render import columns, plain, show_text, show_value, use_color, wrapped
+from cardcore.render import columns, named_sides, plain, show_text, show_value, use_color, wrapped
 from cardcore.runner import Listener
 from cardcore.table import Table
 
@@ -67,7 +67,7 @@ class Printer(Listener):
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
         note = " (only move)" if step.forced and step.seat in self.people else ""
-        text = plain(show_text(step.text)) + note
+        text = named_sides(plain(show_text(step.text)), self.names, self.table.sides) + note
         if step.seat == self._turn_seat and self._turns:
             self._turns[-1][1].append(text)
         else:

@@ -187,6 +187,20 @@ def columns() -> int:
 _RULING_TAIL = re.compile(r"(?:, [A-Z]\d+[a-z]?)+(?=\))")
 
 
+_SIDE = re.compile(r"\bside (\d+)'s\b")
+
+
+def named_sides(text: str, names: Sequence[str], sides: Sequence[Sequence[int]]) -> str:
+    """A game's text with its sides named by their players (``steals side 1's
+    pile`` → ``steals Bob's pile``): a person reads names, not numbers."""
+
+    def name(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return " & ".join(names[s] for s in sides[n]) + "'s" if n < len(sides) else m.group(0)
+
+    return _SIDE.sub(name, text)
+
+
 def plain(text: str) -> str:
     """Play text without ruling ids (``first to 120 points (C3)`` → ``first to
     120 points``; ``(no bonus …, N13a)`` → ``(no bonus …)``): they belong to

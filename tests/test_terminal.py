@@ -234,3 +234,23 @@ def test_one_notation_for_the_special_cards_in_the_terminal_and_the_browser():
         assert card_str(card(name), symbols=True) == shown and card_str(card(name)) == name
         assert parse_card(shown).name == name and parse_card(name.lower()).name == name
     assert show_text("JOKER20 takes 5S 6D") == "★20 takes 5♠ 6♦"
+
+
+def test_sides_are_named_by_their_players(registry):
+    """Paquet voleur's "steals side 1's pile" reads "steals Bob's pile" in the menu."""
+    from cardcore.cards import card
+    from cardcore.moves import Move
+    from cardcore.players import HumanPlayer
+    from cardcore.render import named_sides
+    from cardcore.table import Table
+
+    t = Table.from_names(registry, "paquet_voleur", 2)
+    t.names = ["Ana", "Bob"]
+    steal = Move("steal", card("8C"), (card("8H"),), (("from", 1),))
+    human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
+    assert "side 1" in t.move_text(steal)
+    assert human.said(steal).startswith("8♣ steals Bob's pile")
+    assert human.parse("8♣ steals Bob's pile (1 card)", [steal]) == steal
+    assert named_sides("side 0's pile and side 7's", ["A", "B", "C", "D"], [(0, 2), (1, 3)]) == (
+        "A & C's pile and side 7's"
+    )
