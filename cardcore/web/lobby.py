@@ -169,13 +169,7 @@ class Lobby:
             mine = [s for s in self.sessions.values() if s.client == client and s.ended is None]
             if len(mine) >= self.max_per_client:
                 raise LimitError(f"{len(mine)} tables of yours are open; close one first")
-            now = time.monotonic()
-            credit, when = self._credit.get(client, (float(CREATE_BURST), now))
-            credit = min(float(CREATE_BURST), credit + (now - when) / CREATE_EVERY)
-            if credit < 1:
-                wait = (1 - credit) * CREATE_EVERY
-                raise LimitError(f"too many tables made from your address; wait {wait:.0f} s")
-            self._credit[client] = (credit - 1, now)
+            _spend(self._credit, client, CREATE_BURST, CREATE_EVERY, "tables made")
 
     def _refund(self, client: str | None) -> None:
         if client is not None:
@@ -405,15 +399,8 @@ class Lobby:
 
     def _spend_take(self, client: str | None) -> None:
         """One seat taken by ``client`` (the lock held), or ``LimitError``."""
-        if client is None:
-            return
-        now = time.monotonic()
-        credit, when = self._take_credit.get(client, (float(TAKE_BURST), now))
-        credit = min(float(TAKE_BURST), credit + (now - when) / TAKE_EVERY)
-        if credit < 1:
-            wait = (1 - credit) * TAKE_EVERY
-            raise LimitError(f"too many seats taken from your address; wait {wait:.0f} s")
-        self._take_credit[client] = (credit - 1, now)
+        if client is not None:
+            _spend(self._take_credit, client, TAKE_BURST, TAKE_EVERY, "seats taken")
 
     def by_code(self, code: str) -> TableSession | None:
         """The table of that code (any case; spaces and dashes ignored)."""
@@ -539,6 +526,17 @@ def clamp_kind(kind: str) -> str:
 def _has_people(cfg: TableConfig) -> bool:
     players = cfg.players if isinstance(cfg.players, list) else []
     return any(parse_kind(p.kind)[0] == "human" for p in players)
+
+
+def _spend(buckets: dict[str, tuple[float, float]], client: str, burst: int, every: float, what: str) -> None:
+    """A token bucket per client: ``burst`` at once, then one per ``every``
+    seconds; one spent, or ``LimitError`` naming ``what`` and the wait."""
+    now = time.monotonic()
+    credit, when = buckets.get(client, (float(burst), now))
+    credit = min(float(burst), credit + (now - when) / every)
+    if credit < 1:
+        raise LimitError(f"too many {what} from your address; wait {(1 - credit) * every:.0f} s")
+    buckets[client] = (credit - 1, now)
 
 
 def default_names(table: Table, kinds: list[str]) -> list[str]:
