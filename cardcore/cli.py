@@ -23,6 +23,8 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from cardcore import i18n
+from cardcore.i18n import N_, _
 from cardcore.seeds import fresh_seed
 from cardcore.text import describe, one_line
 
@@ -48,7 +50,89 @@ class UserError(click.ClickException):
 DEBUG_ENV = "CARDCORE_DEBUG"
 
 
-class GameCommand(click.Command):
+def help_text(text: str) -> str:
+    """A help text in the language in use: the CLI's own (``cardcore``
+    domain, read off the command tree by ``i18n_tools extract``), else click's."""
+    msgid = i18n.help_msgid(text)
+    said = i18n.gettext(msgid)
+    return said if said != msgid else i18n.gettext(msgid, "click")
+
+
+class TranslatedHelp(click.Command):
+    """A command whose ``--help`` (its text, its options', the short help the
+    group lists) is in the language in use."""
+
+    @contextlib.contextmanager
+    def _translated(self, ctx: click.Context | None = None) -> Any:
+        if i18n.language() == i18n.SOURCE:
+            yield
+            return
+        params = self.get_params(ctx) if ctx is not None else self.params
+        saved = (self.help, self.short_help, self.epilog, [getattr(p, "help", None) for p in params])
+        self.help, self.short_help, self.epilog = (help_text(t) if t else t for t in saved[:3])
+        for p, h in zip(params, saved[3], strict=True):
+            if h:
+                setattr(p, "help", help_text(h))  # noqa: B010  (an argument has no help attribute in its type)
+        try:
+            yield
+        finally:
+            self.help, self.short_help, self.epilog = saved[:3]
+            for p, h in zip(params, saved[3], strict=True):
+                if h is not None:
+                    setattr(p, "help", h)  # noqa: B010
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with self._translated(ctx):
+            super().format_help(ctx, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        with self._translated():
+            return super().get_short_help_str(limit)
+
+
+CLICK_UNMARKED = (N_("required"),)  # click says these through its `_` without marking them
+
+
+def install_click_words() -> None:
+    """click's own words (``Usage:``, ``No such option``, its errors) through the
+    ``click`` catalog: each click module's ``_``/``ngettext`` made ours."""
+    import importlib
+
+    def said(message: str) -> str:
+        got = i18n.gettext(message, "click")
+        return got if got != message else i18n.gettext(message)  # the words click leaves unmarked
+
+    def said_n(singular: str, plural: str, n: int) -> str:
+        return i18n.ngettext(singular, plural, n, "click")
+
+    for name in ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils"):
+        with contextlib.suppress(ImportError):
+            module = importlib.import_module(f"click.{name}")
+            if hasattr(module, "_"):
+                module._ = said  # type: ignore[attr-defined]
+            if hasattr(module, "ngettext"):
+                module.ngettext = said_n  # type: ignore[attr-defined]
+
+
+install_click_words()
+
+
+def _choose_language(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is None:
+        return
+    code = i18n.normalize(value)
+    if code is None:
+        raise click.BadParameter(
+            _("unknown language {code!r}; languages: {codes}").format(
+                code=value, codes=", ".join(i18n.languages())
+            ),
+            ctx,
+            param,
+        )
+    i18n.set_language(code)
+
+
+class GameCommand(TranslatedHelp):
     """A command whose ``--help`` after a GAME (``cardcore play canasta
     --help``) gives ``--players`` that game's own range."""
 
@@ -82,7 +166,7 @@ class GameCommand(click.Command):
             players.help = old
 
 
-class CardcoreGroup(click.Group):
+class CardcoreGroup(TranslatedHelp, click.Group):
     """click's group, with every error as one line: ``error: …``, exit code 2
     for the user's mistakes; an unexpected error (a bug, a broken plugin) is
     one line too, naming the command, with exit code 1 (``--debug`` or
@@ -92,6 +176,7 @@ class CardcoreGroup(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        i18n.set_language(i18n.from_environment())  # `--lang` (eager, first) may change it
         argv = list(kwargs.get("args") or (args[0] if args else sys.argv[1:]) or [])
         debug = "--debug" in argv or bool(os.environ.get(DEBUG_ENV))
         if "--debug" in argv:
@@ -154,7 +239,7 @@ def culprit(err: BaseException) -> str:
     stdlib = os.path.dirname(os.__file__)
     ours = os.path.dirname(os.path.abspath(__file__))  # cardcore itself (cli.py run as __main__ too)
     module = None
-    for frame, _ in traceback.walk_tb(err.__traceback__):
+    for frame, _lineno in traceback.walk_tb(err.__traceback__):
         name = frame.f_globals.get("__name__", "")
         path = frame.f_code.co_filename
         if name.split(".")[0] in CORE or path.startswith((stdlib, ours)) or not name:
@@ -301,6 +386,14 @@ def config_option(fn: F) -> F:
 
 # ---- the command group ------------------------------------------------------
 @click.group(cls=CardcoreGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--lang",
+    metavar="CODE",
+    is_eager=True,
+    expose_value=False,
+    callback=_choose_language,
+    help="Language of everything shown: en, fr, pl, lt (default: LANGUAGE, LC_ALL, LANG).",
+)
 @click.version_option(package_name="cardcore")
 @click.pass_context
 def main(ctx: click.Context) -> None:

@@ -59,3 +59,8 @@ def cli_json(*args: str) -> Any:
     code, out = run_cli(*args)
     assert code == 0, out
     return json.loads(out)
+
+
+from pseudo_locale import pseudo_dir, pseudo_locale  # noqa: E402  (fixtures)
+
+__all__ = ["pseudo_dir", "pseudo_locale"]
