@@ -136,6 +136,10 @@ class GamePlugin(Generic[OptionsT, StateT]):
     """
 
     bots: ClassVar[Mapping[str, str]] = {}
+    # the game's catalog domain (``cardcore.i18n.words``): where the core looks up
+    # the words it shows for the game's data, e.g. the labels of its view's
+    # items (``pgettext("view item", label)`` in this domain)
+    domain: ClassVar[str] = "cardcore"
     # the levels a person picks (``cardcore.levels``): level → kind spec, or
     # level → {players: kind spec}; a level left out gets the core's default
     levels: ClassVar[Mapping[str, str | Mapping[int, str]]] = {}
