@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardcore.game import DealState, Observation
+from cardcore.i18n import T
 from cardcore.moves import Move, laid_cards, relaid
 
 if TYPE_CHECKING:
@@ -162,11 +163,16 @@ class Decision:
 
 
 def match_status(match: Match, deal: int | None = None) -> str:
-    """``deal 2 · score Ana & Bo 40, Cy & Di 25 · first to 120``."""
+    """``deal 2 · score Ana & Bo 40, Cy & Di 25 · first to 120``: a ``Text``
+    (its English as before), said in each reader's language; the game's goal
+    a ``Text`` of its own where the game marks it."""
     table = match.table
     names = table.names
     side = [" & ".join(names[s] for s in seats) for seats in table.sides]
     score = ", ".join(f"{side[i]} {p}" for i, p in enumerate(match.scores))
-    goal = table.goal()
+    said = getattr(table.plugin, "goal", None)
+    goal = said() if callable(said) else ""  # not table.goal(): it makes the Text a plain str
     number = deal if deal is not None else len(match.deals) + 1
-    return f"deal {number} · score {score}" + (f" · {goal}" if goal else "")
+    if goal:
+        return T("deal {number} · score {score} · {goal}", number=number, score=score, goal=goal)
+    return T("deal {number} · score {score}", number=number, score=score)

@@ -15,6 +15,7 @@ from typing_extensions import TypeVar
 
 from cardcore.cards import Card
 from cardcore.hookspecs import hookimpl
+from cardcore.i18n import Tn
 
 if TYPE_CHECKING:
     from cardcore.players import PlayerFactory
@@ -166,7 +167,14 @@ class GamePlugin(Generic[OptionsT, StateT]):
         spectator views (the printer shows them): by default new hands dealt."""
         grew = [a > b for a, b in zip(after.hand_sizes, before.hand_sizes, strict=True)]
         if len(grew) > 1 and all(grew) and after.stock < before.stock:
-            return [f"new hands dealt; {after.stock} cards left in the stock"]
+            n = after.stock
+            return [
+                Tn(
+                    "new hands dealt; {n} card left in the stock",
+                    "new hands dealt; {n} cards left in the stock",
+                    n,
+                )
+            ]
         return []
 
     def deal_events(self, state: StateT, names: list[str]) -> list[str]:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from cardcore.decision import Decision
 from cardcore.errors import TableError
 from cardcore.game import Observation
+from cardcore.i18n import NP_, _p
 from cardcore.moves import Move
 
 if TYPE_CHECKING:
@@ -37,6 +38,20 @@ if TYPE_CHECKING:
     from cardcore.table import Table
 
 LEVELS = ("easy", "normal", "hard", "expert")
+# the levels as a person reads them (the names typed stay these: `--seat 1=hard`)
+LEVEL_WORDS = {
+    "easy": NP_("level", "easy"),
+    "normal": NP_("level", "normal"),
+    "hard": NP_("level", "hard"),
+    "expert": NP_("level", "expert"),
+}
+
+
+def level_name(level: str) -> str:
+    """A level (or any player kind) as a person reads it, in the language in
+    use: ``normal`` → ``normalny`` in Polish; a kind that is no level as it is."""
+    return _p("level", level) if level in LEVEL_WORDS else level
+
 
 # a game that names no levels of its own; ``{base}`` is ``greedy`` where the
 # game has it, else ``random``

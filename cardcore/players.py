@@ -16,16 +16,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
+from cardcore import i18n
 from cardcore.cards import Card, CardError, parse_card
 from cardcore.decision import Checkpoint, Decision, Rewind
 from cardcore.game import Observation
+from cardcore.i18n import NP_, T, _, _n, _p
 from cardcore.moves import Move, laid_cards, names_by_rank
 from cardcore.render import (
     card_text,
+    label,
     named_sides,
     numbered,
+    observation_parts,
     plain,
-    show_observation,
     show_text,
     use_color,
     wrapped,
@@ -163,6 +166,34 @@ class Undoable:
         return move
 
 
+# the words typed at the prompt: English always, and the language's own
+# (``_p("command", …)``): a command is known by any of its words
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "quit": (NP_("command", "q"), NP_("command", "quit"), NP_("command", "exit")),
+    "save": (NP_("command", "s"), NP_("command", "save")),
+    "hint": (NP_("command", "h"), NP_("command", "hint")),
+    "undo": (NP_("command", "u"), NP_("command", "undo")),
+    "why": (NP_("command", "why"),),
+    "help": (NP_("command", "help"),),  # and "?", "" (Enter)
+    "back": (NP_("command", "b"), NP_("command", "back")),  # and "0"
+    "yes": (NP_("answer", "y"), NP_("answer", "yes")),
+    "no": (NP_("answer", "n"), NP_("answer", "no")),
+}
+
+
+def command_words(command: str) -> set[str]:
+    """The words (lower case) that type ``command``: English and the language in use's."""
+    context = "answer" if command in ("yes", "no") else "command"
+    english = COMMANDS[command]
+    return {w.lower() for w in english} | {_p(context, w).lower() for w in english}
+
+
+def command_word(command: str) -> str:
+    """The shortest word of ``command`` in the language in use (the prompt's ``h``)."""
+    context = "answer" if command in ("yes", "no") else "command"
+    return _p(context, COMMANDS[command][0])
+
+
 def _prompt(prompt: str) -> str:
     """A person's answer at the terminal (waiting for him is no overrun: ``watchdog.person_waits``)."""
     from cardcore.watchdog import person_waits
@@ -203,8 +234,14 @@ class HumanPlayer:
     MAX_ENTRIES = 12  # a menu longer than this is grouped (the view fits 80×24)
 
     def said(self, m: Move) -> str:
-        """A move as the menu shows it: cards with symbols, sides by their players' names."""
-        return named_sides(show_text(self.table.move_text(m)), self.table.names, self.table.sides)
+        """A move as the menu shows it, in the language in use: cards with
+        symbols, sides by their players' names."""
+        names, sides = self.table.names, self.table.sides
+        return named_sides(show_text(self.table.move_text(m), names, sides), names, sides)
+
+    def kind_word(self, kind: str) -> str:
+        """A kind of move as a person reads it (the game's ``NP_("move kind", …)``)."""
+        return label(kind, getattr(self.table.plugin, "domain", "cardcore"), "move kind")
 
     def menu(self, moves: Sequence[Move]) -> list[tuple[str, list[Move]]]:
         """The entries to show: each move, or, when there are more than
@@ -220,35 +257,52 @@ class HumanPlayer:
                 groups.setdefault(key(m), (label(m), []))[1].append(m)
             return [(text if len(ms) > 1 else self.said(ms[0]), ms) for text, ms in groups.values()]
 
-        def card(m: Move) -> str:
-            return card_text(m.card) if m.card is not None else "with"
+        def with_card(m: Move) -> str:
+            kind = self.kind_word(m.kind)
+            if m.card is None:
+                # i18n: a group of the menu: the moves of a kind that lay no card
+                return _("{kind} with …").format(kind=kind)
+            # i18n: a group of the menu: the moves of a kind with that card ("capture 6♠ …")
+            return _("{kind} {card} …").format(kind=kind, card=card_text(m.card))
+
+        def with_rank(m: Move) -> str:
+            kind = self.kind_word(m.kind)
+            if m.card is None:
+                # i18n: a group of the menu: the moves of a kind with some card
+                return _("{kind} a card …").format(kind=kind)
+            # i18n: a group of the menu: the moves of a kind with a card of a rank ("discard a 9 …")
+            return _("{kind} a {rank} …").format(kind=kind, rank=_rank(m))
+
+        def taking(m: Move) -> str:
+            n = len(m.takes)
+            return _n("taking {n} card …", "taking {n} cards …", n).format(n=n)
 
         for grouped in (
-            by(lambda m: (m.kind, m.card.name if m.card else None), lambda m: f"{m.kind} {card(m)} …"),
-            by(lambda m: (m.kind, m.card.rank if m.card else None), lambda m: f"{m.kind} a {_rank(m)} …"),
-            by(lambda m: m.kind, lambda m: f"{m.kind} …"),
+            by(lambda m: (m.kind, m.card.name if m.card else None), with_card),
+            by(lambda m: (m.kind, m.card.rank if m.card else None), with_rank),
+            # i18n: a group of the menu: the moves of a kind ("meld …")
+            by(lambda m: m.kind, lambda m: _("{kind} …").format(kind=self.kind_word(m.kind))),
             # one card's many captures: the largest first
-            sorted(
-                by(lambda m: len(m.takes), lambda m: f"taking {len(m.takes)} cards …"),
-                key=lambda entry: -len(entry[1][0].takes),
-            ),
+            sorted(by(lambda m: len(m.takes), taking), key=lambda entry: -len(entry[1][0].takes)),
         ):
             if 1 < len(grouped) <= self.MAX_ENTRIES:
-                return [(f"{text} ({len(ms)} moves)" if len(ms) > 1 else text, ms) for text, ms in grouped]
+                return [(_group(text, len(ms)) if len(ms) > 1 else text, ms) for text, ms in grouped]
         # still too many alike: pages
         pages = [list(moves[i : i + self.MAX_ENTRIES]) for i in range(0, len(moves), self.MAX_ENTRIES)]
         first = [i * self.MAX_ENTRIES + 1 for i in range(len(pages))]
-        return [(f"moves {a}–{a + len(p) - 1} …", p) for a, p in zip(first, pages, strict=True)]
+        # i18n: a page of the menu: the moves numbered from {a} to {b}
+        page = _("moves {a}–{b} …")
+        return [(page.format(a=a, b=a + len(p) - 1), p) for a, p in zip(first, pages, strict=True)]
 
     def show_menu(self, menu: list[tuple[str, list[Move]]], back: bool = False) -> None:
         """The entries, then the score and the hand: the last lines before the
         prompt, so that they stay on an 80×24 screen however long the view."""
         self.shown = len(menu)  # the numbers he can type now
-        for line in numbered(text for text, _ in menu):
+        for line in numbered(text for text, _group_moves in menu):
             self.echo(line)
         if back:
-            self.echo("    0. back to every move")
-        status = plain(self.decision.status()) if self.decision is not None else ""
+            self.echo("    0. " + _("back to every move"))
+        status = plain(show_text(self.decision.status())) if self.decision is not None else ""
         for line in wrapped(status) if status else []:
             self.echo(click.style(line, bold=True) if use_color() else line)
         self.echo(self.hand_line)
@@ -261,7 +315,8 @@ class HumanPlayer:
         """What the strongest bot would play here, seeing what he sees (``advise``)."""
         if self.adviser is None and "greedy" in self.table.player_kinds:
             self.adviser = self.table.player_kinds["greedy"](self.table, self.seat, random.Random(0))
-        return show_text(advise(self.table, self.seat, observation, moves, self.decision, self.adviser)[1])
+        said = advise(self.table, self.seat, observation, moves, self.decision, self.adviser)[1]
+        return show_text(said, self.table.names, self.table.sides)
 
     def parse(self, text: str, moves: Sequence[Move]) -> Move | str:
         """The move ``text`` names, or an error text."""
@@ -271,29 +326,47 @@ class HumanPlayer:
             n = int(text) if len(text) < 6 else 0
             if 1 <= n <= len(moves):
                 return moves[n - 1]
-            return f"there is no move {n}: choose 1 to {len(moves)}"
+            return _("there is no move {n}: choose 1 to {last}").format(n=n, last=len(moves))
         for m, t in zip(moves, texts, strict=True):
             if text.lower() in (t.lower(), show_text(t).lower(), self.said(m).lower()):
                 return m
         words = text.split()
         if len(words) > 1:  # a kind of move and its cards, by rank, in any order and case
-            typed = self.by_cards(words[0].lower(), words[1:], moves)
+            tokens = [typed_card(w) for w in words[1:]]
+            typed = self.by_cards(self.typed_kind(words[0], moves), tokens, moves)
             if typed is not None:
-                return typed if isinstance(typed, str) else self.as_named(typed, words[1:], moves)
+                return typed if isinstance(typed, str) else self.as_named(typed, tokens, moves)
+        canonical = typed_card(text)
         try:
-            c = parse_card(text, self.specials)
+            c = parse_card(canonical, self.specials)
         except CardError:
             entries = self.shown or len(moves)
-            return f"{text[:40]!r} is not a move: type its number (1 to {entries}) or its text"
+            return _("{text} is not a move: type its number (1 to {n}) or its text").format(
+                text=repr(text[:40]), n=entries
+            )
         # by name: with two decks, the move may play the other copy of the card
         with_card = [m for m in moves if m.card is not None and m.card.name == c.name]
         if not with_card and self.by_rank and not c.special:  # the move listed for its rank (N8a)
             with_card = [m for m in moves if m.card is not None and m.card.rank == c.rank]
         if len(with_card) == 1:
-            return self.as_named(with_card[0], [text], moves)
+            return self.as_named(with_card[0], [canonical], moves)
+        named = i18n.card_text(c, symbols=False)  # KH, RH in French
         if with_card:
-            return f"{c.name} can be played {len(with_card)} ways: type the move's number"
-        return f"no legal move plays {c.name} now: {self.why_not(c, moves)}"
+            ways = len(with_card)
+            return _n(
+                "{card} can be played {n} way: type the move's number",
+                "{card} can be played {n} ways: type the move's number",
+                ways,
+            ).format(card=named, n=ways)
+        return _("no legal move plays {card} now: {reason}").format(card=named, reason=self.why_not(c, moves))
+
+    def typed_kind(self, word: str, moves: Sequence[Move]) -> str:
+        """A kind of move typed (``meld``), in English or the language in use."""
+        said = word.lower()
+        for kind in self._kinds(moves):
+            if said == self.kind_word(kind).lower():
+                return kind
+        return said
 
     def by_cards(self, kind: str, tokens: list[str], moves: Sequence[Move]) -> Move | str | None:
         """The move of ``kind`` whose cards the tokens name: a card (``9s``) or a
@@ -308,7 +381,9 @@ class HumanPlayer:
             if cards and len(cards) <= len(tokens) and _covers(tokens[: len(cards)], cards, self.by_rank):
                 self.pending = tokens[len(cards) :]
                 return m
-        return f"no legal {kind} with {' '.join(tokens)}: choose one of the numbered moves"
+        return _("no legal {kind} with {cards}: choose one of the numbered moves").format(
+            kind=self.kind_word(kind), cards=" ".join(tokens)
+        )
 
     def in_hand_order(self, moves: Sequence[Move], observation: Observation) -> list[Move]:
         """The moves as his hand is shown: first those that lay no card of it
@@ -344,24 +419,36 @@ class HumanPlayer:
         got = self.parse(text, moves)
         self.pending = pending  # asking is not playing
         if not isinstance(got, str):
-            return f"{show_text(self.table.move_text(got))} is legal now"
+            return _("{move} is legal now").format(move=show_text(self.table.move_text(got)))
         words = text.split()
         cards = [c for c in map(self._card_or_none, words) if c is not None]
+        # i18n: the answer to "why MOVE" when the move is not legal: the reason
+        not_legal = _("not legal: {reason}")
         if cards:
             # the kind the words name (``3h trails``, ``trail 3h``, ``meld 8c 8d joker``), else the card's
-            named = [k for w in words for k in self._kinds(moves) if w.lower() in (k, k + "s", k + "es")]
-            kinds = named or ([words[0].lower()] if len(words) > 1 else [])
+            named = [
+                k
+                for w in words
+                for k in self._kinds(moves)
+                if w.lower() in (k, k + "s", k + "es", self.kind_word(k).lower())
+            ]
+            kinds = named or ([self.typed_kind(words[0], moves)] if len(words) > 1 else [])
             if not kinds:
-                return f"not legal: {self.why_not(cards[0], moves)}"
+                return not_legal.format(reason=self.why_not(cards[0], moves))
             for kind in dict.fromkeys(kinds):
                 reason = self.explain(Move(kind, cards[0]))
                 if reason:
-                    return f"not legal: {reason}"
-        return f"not legal: {got}"
+                    return not_legal.format(reason=self.say(reason))
+        return not_legal.format(reason=got)
+
+    def say(self, text: str) -> str:
+        """A game's text (a reason, a move) in the language in use, for this table."""
+        names, sides = self.table.names, self.table.sides
+        return named_sides(show_text(text, names, sides), names, sides)
 
     def _card_or_none(self, word: str) -> Any:
         try:
-            return parse_card(word, self.specials)
+            return parse_card(typed_card(word), self.specials)
         except CardError:
             return None
 
@@ -373,7 +460,8 @@ class HumanPlayer:
 
     def why_not(self, c: Any, moves: Sequence[Move]) -> str:
         """The rule that keeps ``c`` from being played (``reason_not``)."""
-        return reason_not(self.table, self.explain, c, moves) or "choose one of the numbered moves"
+        reason = reason_not(self.table, self.explain, c, moves)
+        return self.say(reason) if reason else _("choose one of the numbered moves")
 
     confirm_forced = False  # True: a single legal move waits for a keystroke too
 
@@ -393,20 +481,24 @@ class HumanPlayer:
         assert observation is not None
         if len(moves) == 1 and not self.confirm_forced:
             if self.announce_forced:
-                only = self.table.move_text(moves[0])
-                self.echo(f"  {self.table.names[self.seat]}: {only} (the only legal move)")
+                only = self.say(self.table.move_text(moves[0]))
+                said = _("{name}: {move} (the only legal move)").format(
+                    name=self.table.names[self.seat], move=only
+                )
+                self.echo("  " + said)
             return moves[0]
         self._show_view(observation)
         moves = self.in_hand_order(moves, observation)
         menu = self.menu(moves)
         self.show_menu(menu)
         while True:
-            answer = self.input(f"{self.table.names[self.seat]}, your move (number, ?, h, u, s, why … or q)")
+            answer = self.input(self.prompt_text())
             text = answer.strip()
             if self._command(text, observation, moves):
                 continue
-            if text in {"?", "help", "", "0", "b", "back"}:
-                if text in {"0", "b", "back"}:
+            back = {"0"} | command_words("back")
+            if text.lower() in {"?", ""} | command_words("help") | back:
+                if text.lower() in back:
                     menu = self.menu(moves)
                 self.show_menu(menu)
                 continue
@@ -422,6 +514,18 @@ class HumanPlayer:
                 continue
             return got
 
+    def prompt_text(self) -> str:
+        """``You, your move (number, ?, h, u, s, why … or q)``, in the language in use."""
+        # i18n: the prompt; {hint} {undo} {save} {why} {quit}: the commands' words ("h", "why", "q")
+        return _("{name}, your move (number, ?, {hint}, {undo}, {save}, {why} … or {quit})").format(
+            name=self.table.names[self.seat],
+            hint=command_word("hint"),
+            undo=command_word("undo"),
+            save=command_word("save"),
+            why=command_word("why"),
+            quit=command_word("quit"),
+        )
+
     def _pending_add(self, moves: Sequence[Move]) -> Move | None:
         """The next card of a typed "meld 9 9 9 2" beyond the meld: added one by one."""
         while self.pending:
@@ -429,7 +533,7 @@ class HumanPlayer:
             for m in moves:
                 if m.kind == "add" and m.card is not None and _covers([token], [m.card], self.by_rank):
                     return self.as_named(m, [token], moves)
-            self.echo(f"  ! {token} cannot be added now")
+            self.echo("  ! " + _("{card} cannot be added now").format(card=token))
             self.pending = []
         return None
 
@@ -445,42 +549,50 @@ class HumanPlayer:
                     break
         deal = self.decision.deal if self.decision is not None else None
         if new and self.last_hand and deal == self.last_deal:  # (a new deal's hand is all new)
-            self.echo(f"  new in your hand: {' '.join(card_text(c) for c in new)}")
+            self.echo("  " + _("new in your hand: {cards}").format(cards=" ".join(card_text(c) for c in new)))
         self.last_hand = [c.name for c in observation.hand]
         self.last_deal = deal
         order = getattr(self.table.plugin, "hand_order", None)
         item = getattr(self.table.plugin, "show_item", None)
-        view = show_observation(observation, self.table.names, hand_order=order, item=item)
-        at = next(i for i, line in enumerate(view) if line.startswith("  your hand"))
-        self.hand_line = "\n".join(view[at:])  # shown last, with the score: always on screen
-        for line in view[:at]:
+        domain = getattr(self.table.plugin, "domain", "cardcore")
+        view, hand = observation_parts(
+            observation, self.table.names, hand_order=order, item=item, domain=domain
+        )
+        self.hand_line = "\n".join(hand)  # shown last, with the score: always on screen
+        for line in view:
             self.echo(line)
 
     def _command(self, text: str, observation: Observation, moves: Sequence[Move]) -> bool:
         """``q``, ``s``, ``why MOVE``, ``h``, ``u``: answered (True), or not a command."""
         said = text.lower()
-        if said in {"q", "quit", "exit"}:
+        first, _space, rest = text.partition(" ")
+        if said in command_words("quit"):
             if self.on_save is not None:  # `cardcore play`: the game can be kept
+                yes, no = command_word("yes"), command_word("no")
                 try:
-                    answer = self.input("  Save the game, to go on with it later? (y/n)").strip().lower()
+                    # i18n: {yes}/{no}: the answers' letters (y, n)
+                    ask = _("Save the game, to go on with it later? ({yes}/{no})").format(yes=yes, no=no)
+                    answer = self.input("  " + ask).strip().lower()
                 except (click.Abort, EOFError):  # no more input: he stops, as with `n`
                     raise QuitGame from None
-                if answer in {"y", "yes"}:
+                if answer in command_words("yes"):
                     self.echo(f"  {self.on_save()}")
-                elif answer not in {"n", "no"}:
-                    self.echo("  ! type y to save and stop, n to stop without saving; the game goes on")
+                elif answer not in command_words("no"):
+                    # i18n: {yes}/{no}: the answers' letters (y, n)
+                    again = _("type {yes} to save and stop, {no} to stop without saving; the game goes on")
+                    self.echo("  ! " + again.format(yes=yes, no=no))
                     return True
             raise QuitGame
-        if said in {"s", "save"}:
-            self.echo(f"  {self.on_save()}" if self.on_save else "  ! nothing to save to here")
-        elif said.startswith("why "):
-            self.echo(f"  {self.why(text[4:], moves)}")
-        elif said in {"h", "hint"}:
-            self.echo(f"  hint: {self.hint(observation, moves)}")
-        elif said in {"u", "undo"}:
+        if said in command_words("save"):
+            self.echo(f"  {self.on_save()}" if self.on_save else "  ! " + _("nothing to save to here"))
+        elif rest.strip() and first.lower() in command_words("why"):
+            self.echo(f"  {self.why(rest, moves)}")
+        elif said in command_words("hint"):
+            self.echo("  " + _("hint: {hint}").format(hint=self.hint(observation, moves)))
+        elif said in command_words("undo"):
             if self.decision is not None and self.decision.can_undo:
                 raise UndoRequest
-            self.echo("  ! nothing to undo in this deal (undo plays against bots only)")
+            self.echo("  ! " + _("nothing to undo in this deal (undo plays against bots only)"))
         else:
             return False
         return True
@@ -488,9 +600,9 @@ class HumanPlayer:
     def _numbered(self, n: int, menu: list[tuple[str, list[Move]]]) -> Move | list[tuple[str, list[Move]]]:
         """Entry ``n`` of the menu: its move, or the menu of its group (shown)."""
         if not 1 <= n <= len(menu):
-            self.echo(f"  ! there is no move {n}: choose 1 to {len(menu)}")
+            self.echo("  ! " + _("there is no move {n}: choose 1 to {last}").format(n=n, last=len(menu)))
             return menu
-        _, group = menu[n - 1]
+        group = menu[n - 1][1]
         if len(group) == 1:
             return group[0]
         inner = self.menu(group)  # the moves of that card or kind
@@ -498,11 +610,30 @@ class HumanPlayer:
         return inner
 
 
+def _group(text: str, n: int) -> str:
+    """A group of the menu and its number of moves (``capture 6♠ … (331 moves)``)."""
+    return _n("{group} ({n} move)", "{group} ({n} moves)", n).format(group=text, n=n)
+
+
 def _rank(m: Move) -> str:
     c = m.card
     if c is None:
-        return "card"
-    return c.name if c.special else c.name[:-1]
+        return _("card")
+    if c.special:
+        return i18n.card_text(c, symbols=False)  # JOKER: as it is typed
+    return i18n.rank_letters(i18n.language()).get(c.name[:-1], c.name[:-1])
+
+
+def typed_card(token: str) -> str:
+    """A card or a rank a person typed, in canonical notation: the language's
+    letters and names (``RH`` → ``KH``, ``D`` → ``Q`` in Polish, ``T`` → ``A``
+    in Lithuanian) or English, as typed."""
+    if i18n.language() == i18n.SOURCE:
+        return token
+    letters = {v.upper(): k for k, v in i18n.rank_letters(i18n.language()).items()}
+    if token.upper() in letters:  # a rank alone (``meld D D D``)
+        return letters[token.upper()]
+    return i18n.card_input(token) if token.strip() else token
 
 
 def _covers(tokens: list[str], cards: list[Any], by_rank: bool = False) -> bool:
@@ -553,7 +684,7 @@ def reason_not(
     for kind in kinds:
         reason = explain(Move(kind, c))
         if reason:
-            return str(reason)
+            return reason if isinstance(reason, str) else str(reason)  # a Text stays one
     return None
 
 
@@ -577,25 +708,40 @@ def advise(
         rows = search.estimates()[:3] if hasattr(search, "estimates") else []
         return move, _why_this(table, move, rows), rows
     if fallback is None:
-        return None, "this game has no bot to ask", []
+        return None, T("this game has no bot to ask"), []
     move = fallback.choose(observation if fallback.needs_observation else None, moves)
-    return move, f"I would play {table.move_text(move)}", []
+    return move, T("I would play {move}", move=table.move_text(move)), []
 
 
 def _why_this(table: Table, move: Move, rows: list[tuple[Move, int, float]]) -> str:
     """The hint in words, from what the search found: its move, and how it did
-    against the next best over the deals it imagined from what you see."""
-    text = f"I would play {table.move_text(move)}"
-    others = [(m, p) for m, _, p in rows if m != move]
-    mine = next((p for m, _, p in rows if m == move), None)
+    against the next best over the deals it imagined from what you see (a
+    ``Text``: said in each person's language)."""
+    mine_text = table.move_text(move)
+    others = [(m, p) for m, _tries, p in rows if m != move]
+    mine = next((p for m, _tries, p in rows if m == move), None)
     if mine is None or not others:
-        return text
+        return T("I would play {move}", move=mine_text)
     other, points = others[0]
     gap = mine - points
     if abs(gap) < 0.05:
-        return f"{text}: about as good as {table.move_text(other)} in the deals I imagined"
+        return T(
+            "I would play {move}: about as good as {other} in the deals I imagined",
+            move=mine_text,
+            other=table.move_text(other),
+        )
     if gap > 0:
-        return f"{text}: {gap:.1f} points more than {table.move_text(other)}, in the deals I imagined"
-    return (
-        f"{text}: the move I tried most; {table.move_text(other)} did {-gap:.1f} points better in fewer tries"
+        # i18n: {gap}: points, one decimal (2.9)
+        return T(
+            "I would play {move}: {gap} points more than {other}, in the deals I imagined",
+            move=mine_text,
+            gap=f"{gap:.1f}",
+            other=table.move_text(other),
+        )
+    # i18n: {gap}: points, one decimal (2.9)
+    return T(
+        "I would play {move}: the move I tried most; {other} did {gap} points better in fewer tries",
+        move=mine_text,
+        gap=f"{-gap:.1f}",
+        other=table.move_text(other),
     )

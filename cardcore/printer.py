@@ -6,10 +6,12 @@ from typing import Any
 
 import click
 
+from cardcore import i18n
 from cardcore.decision import Step
 from cardcore.game import DealState
+from cardcore.i18n import _
 from cardcore.match import DealResult, Match
-from cardcore.render import columns, named_sides, plain, show_text, show_value, use_color, wrapped
+from cardcore.render import columns, label, named_sides, plain, show_text, show_value, use_color, wrapped
 from cardcore.runner import Listener
 from cardcore.table import Table
 
@@ -37,22 +39,36 @@ class Printer(Listener):
         self.names = match.table.names
         self.match = match
         if number > 1:
-            click.echo(bold(f"\n=== Match {number} ===", bold=True))
+            click.echo(bold("\n" + _("=== Match {n} ===").format(n=number), bold=True))
 
     def side_name(self, side: int) -> str:
         return " & ".join(self.names[s] for s in self.table.sides[side])
 
+    @property
+    def domain(self) -> str:
+        """The game's catalog (its texts' words)."""
+        return getattr(self.table.plugin, "domain", "cardcore")
+
+    def say(self, text: str) -> str:
+        """A game's text in the language in use, cards in the terminal's
+        notation, sides by their players' names, without ruling ids."""
+        names, sides = self.names, self.table.sides
+        return named_sides(plain(show_text(text, names, sides)), names, sides)
+
     def chance(self, match: Match, event: dict[str, Any]) -> None:
         if event.get("kind") == "first_dealer":
-            click.echo(f"First dealer: {self.names[event['dealer']]}")
+            click.echo(_("First dealer: {name}").format(name=self.names[event["dealer"]]))
 
     def deal_start(self, match: Match, state: DealState) -> None:
-        click.echo(bold(f"\n— Deal {len(match.deals) + 1} — dealer {self.names[match.dealer]}", bold=True))
+        head = _("— Deal {n} — dealer {name}").format(n=len(match.deals) + 1, name=self.names[match.dealer])
+        click.echo(bold("\n" + head, bold=True))
         obs = self.table.spectate(state)
         for key in ("table",):
             if key in obs.public:
                 item = getattr(self.table.plugin, "show_item", None)
-                click.echo(f"  table: {show_value(obs.public[key], names=self.names, item=item)}")
+                shown = show_value(obs.public[key], names=self.names, item=item, domain=self.domain)
+                # i18n: a view item: its label and its value ("table: 3♦ ★15")
+                click.echo("  " + _("{label}: {value}").format(label=label(key, self.domain), value=shown))
 
     wants_views = True  # each step brings the events its text does not say
     people: frozenset[int] = frozenset()  # seats of people: their forced moves are said to be forced
@@ -66,8 +82,10 @@ class Printer(Listener):
     _turns: tuple[tuple[int, list[str]], ...] = ()
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
-        note = " (only move)" if step.forced and step.seat in self.people else ""
-        text = named_sides(plain(show_text(step.text)), self.names, self.table.sides) + note
+        text = self.say(step.text)
+        if step.forced and step.seat in self.people:
+            # i18n: a person's move, the only one he had
+            text = _("{move} (only move)").format(move=text)
         if step.seat == self._turn_seat and self._turns:
             self._turns[-1][1].append(text)
         else:
@@ -76,7 +94,7 @@ class Printer(Listener):
         if step.events:
             self.flush()
             for line in step.events:
-                self.echo_lines(wrapped("· " + plain(show_text(line))))
+                self.echo_lines(wrapped("· " + self.say(line)))
 
     def flush(self) -> None:
         """Print the turns held so far (before a person's view, an event, a
@@ -107,32 +125,61 @@ class Printer(Listener):
         self.flush()
         deal_events = getattr(self.table.plugin, "deal_events", None)
         for line in deal_events(state, self.names) if deal_events is not None else []:
-            self.echo_lines(wrapped("· " + plain(line)))
+            self.echo_lines(wrapped("· " + self.say(line)))
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
-        click.echo(bold(f"Deal {result.number}: " + ", ".join(parts), bold=True))
+        said = _("Deal {n}: {scores}").format(n=result.number, scores=", ".join(parts))
+        click.echo(bold(said, bold=True))
+        # i18n: a line of what a side scored: its label and its points ("sweeps 2")
+        pair = _("{label} {points}")
         for i, s in enumerate(result.sides):
             if s.breakdown:  # what scored, cards as the terminal shows them (10♦, not 10D)
-                scored = [f"{show_text(k.replace('_', ' '))} {v}" for k, v in s.breakdown.items() if v]
-                self.echo_lines(wrapped(f"{self.side_name(i)}: {', '.join(scored) or 'nothing scored'}"))
+                scored = [
+                    pair.format(label=self.breakdown_label(k), points=v) for k, v in s.breakdown.items() if v
+                ]
+                what = ", ".join(scored) or _("nothing scored")
+                self.echo_lines(wrapped(_("{side}: {scored}").format(side=self.side_name(i), scored=what)))
         if len(match.deals) > 1 or not match.over:
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
-            click.echo("  totals: " + ", ".join(totals))
+            click.echo("  " + _("totals: {scores}").format(scores=", ".join(totals)))
         if self.pause_between_deals and not match.over:
             from cardcore.watchdog import person_waits
 
             with person_waits():  # no overrun (play --move-timeout)
-                click.pause("  Press any key for the next deal…")
+                click.pause("  " + _("Press any key for the next deal…"))
+
+    def breakdown_label(self, key: str) -> str:
+        """A line of a score's breakdown as a person reads it: a ``Text`` said
+        in the language; a key (``red_threes``, ``10D``) looked up in the
+        game's catalog (``NP_("breakdown", "red threes")``, else a view
+        item's label), its cards in the terminal's notation."""
+        if isinstance(key, i18n.Text):
+            return show_text(key, self.names, self.table.sides)
+        words = key.replace("_", " ")
+        said = label(key, self.domain, "breakdown")
+        if said == words:
+            said = label(key, self.domain)
+        return show_text(said)
 
     def rewind(self, token: Any) -> None:
         self._turn_seat, self._turns = None, ()
-        click.echo("  — undone: back to your previous decision —")
+        click.echo("  " + _("— undone: back to your previous decision —"))
 
     def match_end(self, match: Match) -> None:
         self.flush()
         winners = match.winners()
-        names = " and ".join(self.side_name(w) for w in winners)
-        verb = "share the win" if len(winners) > 1 else "win" if names == "You" else "wins"
-        click.echo(bold(f"\n{names} {verb} ({', '.join(map(str, match.scores))}).", bold=True))
+        names = self.side_name(winners[0])
+        for w in winners[1:]:
+            # i18n: the winners named one after the other ("Ana and Bo")
+            names = _("{names} and {name}").format(names=names, name=self.side_name(w))
+        scores = ", ".join(map(str, match.scores))
+        if len(winners) > 1:
+            said = _("{names} share the win ({scores}).")
+        elif names in ("You", _("You")):
+            # i18n: the person at the terminal won: "You win"
+            said = _("{names} win ({scores}).")
+        else:
+            said = _("{names} wins ({scores}).")
+        click.echo(bold("\n" + said.format(names=names, scores=scores), bold=True))
 
 
 class StopReplay(Exception):
@@ -147,7 +194,10 @@ class StepPrinter(Printer):
     def deal_start(self, match: Match, state: DealState) -> None:
         super().deal_start(match, state)
         for seat, hand in enumerate(state.hands):
-            click.echo(f"  hand of {self.names[seat]}: {show_value(list(hand))}")
+            click.echo(
+                "  "
+                + _("hand of {name}: {cards}").format(name=self.names[seat], cards=show_value(list(hand)))
+            )
         self.pause()
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
@@ -156,6 +206,9 @@ class StepPrinter(Printer):
         self.pause()
 
     def pause(self) -> None:
-        answer = click.prompt("  (Enter: next, q: stop)", default="", show_default=False, prompt_suffix=" ")
-        if answer.strip().lower() in {"q", "quit"}:
+        from cardcore.players import command_word, command_words
+
+        ask = "  " + _("(Enter: next, {quit}: stop)").format(quit=command_word("quit"))
+        answer = click.prompt(ask, default="", show_default=False, prompt_suffix=" ")
+        if answer.strip().lower() in command_words("quit"):
             raise StopReplay

@@ -15,8 +15,10 @@ from typing import Any
 
 import click
 
-from cardcore.cards import SPECIAL_SYMBOLS, SYMBOL_OF_SUIT, Card, card_str
+from cardcore import i18n
+from cardcore.cards import Card, card
 from cardcore.game import Observation
+from cardcore.i18n import NP_, _, _n, _p
 
 RED = {"D", "H"}
 SYMBOLS = [True]  # suits as ♣ ♦ ♥ ♠; `cardcore play --ascii` sets False (C D H S)
@@ -25,16 +27,58 @@ _SPECIAL_IN_TEXT = re.compile(r"\b(?:JOKER(?:20|15|11)?|BROOM)\b")
 
 
 def card_text(c: Card) -> str:
-    """A card as the terminal shows it: with a suit symbol, or letters (--ascii)."""
-    return card_str(c, symbols=SYMBOLS[0])
+    """A card as the terminal shows it, in the language in use (``R♥`` in
+    French): with a suit symbol, or letters (--ascii: ``RH``)."""
+    return i18n.card_text(c, symbols=SYMBOLS[0])
 
 
-def show_text(text: str) -> str:
-    """A move's text with its cards in the terminal's notation (``6S`` → ``6♠``)."""
-    if not SYMBOLS[0]:
+def show_text(text: str, names: Sequence[str] = (), sides: Sequence[Sequence[int]] = ()) -> str:
+    """A game's text as the terminal shows it, in the language in use: a
+    ``Text`` said with the terminal's cards (and sides by ``names``); a plain
+    string with its canonical card names in the terminal's notation (``6S`` →
+    ``6♠``, ``KH`` → ``R♥`` in French)."""
+    if isinstance(text, i18n.Text):
+        return i18n.render(_cards_said(text), card=card_text, names=names, sides=sides)
+    if SYMBOLS[0] or i18n.language() != i18n.SOURCE:
+        text = _CARD_IN_TEXT.sub(lambda m: card_text(card(m.group(0))), text)
+        text = _SPECIAL_IN_TEXT.sub(lambda m: card_text(card(m.group(0))), text)
+    return text
+
+
+def _cards_said(text: i18n.Text) -> i18n.Text:
+    """``text`` with its plain-string arguments (a game's text not marked yet:
+    ``7D trails``) in the terminal's notation, as ``show_text`` says them."""
+
+    def said(v: Any) -> Any:
+        if isinstance(v, i18n.Text):
+            return _cards_said(v)
+        return show_text(v) if isinstance(v, str) else v
+
+    args = {k: said(v) for k, v in text.args.items()}
+    if all(args[k] == v and type(args[k]) is type(v) for k, v in text.args.items()):
         return text
-    text = _CARD_IN_TEXT.sub(lambda m: m.group(1) + SYMBOL_OF_SUIT[m.group(2)], text)
-    return _SPECIAL_IN_TEXT.sub(lambda m: SPECIAL_SYMBOLS[m.group(0)], text)
+    return i18n.Text(text.domain, text.msgid, args, text.plural, text.n, text.context)
+
+
+def say(value: Any) -> str:
+    """Any text for the terminal: a ``Text`` in the language in use (cards in
+    the terminal's notation), anything else as ``str``."""
+    return show_text(value) if isinstance(value, i18n.Text) else str(value)
+
+
+# the view's labels the core shows itself (a game marks its own: ``NP_("view item", …)``)
+CORE_LABELS = (NP_("view item", "table"), NP_("view item", "scores"), NP_("view item", "pile"))
+
+
+def label(key: str, domain: str = "cardcore", context: str = "view item") -> str:
+    """A key of a game's data (``last_capture``) as a person reads it: its
+    words (``last capture``) in the language in use, from the game's catalog
+    (``pgettext(context, …)`` in ``domain``), else the core's."""
+    words = key.replace("_", " ")
+    said = i18n.pgettext(context, words, domain=domain)
+    if said == words and domain != "cardcore":
+        said = i18n.pgettext(context, words)
+    return said
 
 
 def use_color() -> bool:
@@ -60,34 +104,43 @@ ItemShower = Callable[[dict[str, Any], Callable[[Any], str], Callable[[int], str
 
 
 def show_value(
-    value: Any, color: bool | None = None, names: Sequence[str] = (), item: ItemShower | None = None
+    value: Any,
+    color: bool | None = None,
+    names: Sequence[str] = (),
+    item: ItemShower | None = None,
+    domain: str = "cardcore",
 ) -> str:
     """Render observation data: cards, lists, piles, per-side items, and the
-    game's own items (builds, melds …) through ``item`` (``GamePlugin.show_item``)."""
+    game's own items (builds, melds …) through ``item`` (``GamePlugin.show_item``);
+    the words in the language in use (labels from the catalog of ``domain``, the game's)."""
     if isinstance(value, Card):
         return show_card(value, color)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, (list, tuple)):
         if not value:
             return "—"
         sep = " " if all(isinstance(v, Card) for v in value) else " | "
-        return sep.join(show_value(v, color, names, item) for v in value)
+        return sep.join(show_value(v, color, names, item, domain) for v in value)
     if isinstance(value, dict):
-        return _show_dict(value, color, names, item)
+        return _show_dict(value, color, names, item, domain)
     if value is None:
         return "—"
-    return str(value)
+    return say(value)
 
 
 def _show_dict(
-    value: dict[str, Any], color: bool | None, names: Sequence[str], item: ItemShower | None
+    value: dict[str, Any],
+    color: bool | None,
+    names: Sequence[str],
+    item: ItemShower | None,
+    domain: str = "cardcore",
 ) -> str:
     def name(seat: int) -> str:
-        return names[seat] if seat < len(names) else f"seat {seat}"
+        return names[seat] if seat < len(names) else _("seat {n}").format(n=seat)
 
     def show(v: Any) -> str:
-        return show_value(v, color, names, item)
+        return show_value(v, color, names, item, domain)
 
     prefix = ""
     if "seats" in value:  # something per side, labelled with its players
@@ -103,15 +156,24 @@ def _show_dict(
         return prefix + own
     if "top" in value and "size" in value:  # a pile, its top card face up
         if not value["size"]:
-            return prefix + "empty"
+            return prefix + _p("pile", "empty")
         size = value["size"]
-        text = f"{show(value['top'])} on top, {size} card{'' if size == 1 else 's'}"
-        return prefix + text + (", frozen" if value.get("frozen") else "")
+        if value.get("frozen"):
+            text = _n("{top} on top, {n} card, frozen", "{top} on top, {n} cards, frozen", size)
+        else:
+            text = _n("{top} on top, {n} card", "{top} on top, {n} cards", size)
+        return prefix + text.format(top=show(value["top"]), n=size)
     if prefix and list(value) == ["size"]:
         return f"{prefix}{value['size']}"
     if prefix:
-        return prefix + "; ".join(f"{k.replace('_', ' ')} {show(v)}" for k, v in value.items())
-    return ", ".join(f"{k}: {show(v)}" for k, v in value.items()) or "—"
+        # i18n: an item of a side's: its label and its value ("melds 9♣ 9♠ 9♦")
+        pair = _("{label} {value}")
+        return prefix + "; ".join(
+            pair.format(label=label(k, domain), value=show(v)) for k, v in value.items()
+        )
+    # i18n: an item: its label and its value ("top: 9♣")
+    pair = _("{label}: {value}")
+    return ", ".join(pair.format(label=label(k, domain), value=show(v)) for k, v in value.items()) or "—"
 
 
 def show_observation(
@@ -120,6 +182,7 @@ def show_observation(
     color: bool | None = None,
     hand_order: Any = None,
     item: ItemShower | None = None,
+    domain: str = "cardcore",
 ) -> list[str]:
     """The lines a person at the terminal sees before choosing a move
     (``item``: the game's ``show_item``), compact so that the others' moves
@@ -127,29 +190,55 @@ def show_observation(
     the others' hands), the game's short items packed on lines, each side's
     items on a line of their own, every line broken at words; the hand last.
     The match's scores are the status line's (``Decision.status``): a view
-    item ``scores`` is not repeated."""
+    item ``scores`` is not repeated. In the language in use (``domain``: the
+    game's catalog, for its labels)."""
+    view, hand = observation_parts(obs, names, color, hand_order, item, domain)
+    return view + hand
+
+
+def observation_parts(
+    obs: Observation,
+    names: list[str],
+    color: bool | None = None,
+    hand_order: Any = None,
+    item: ItemShower | None = None,
+    domain: str = "cardcore",
+) -> tuple[list[str], list[str]]:
+    """``show_observation``'s lines: the view, and the hand's lines apart."""
     others = [f"{names[i]} {n}" for i, n in enumerate(obs.hand_sizes) if i != obs.seat]
-    head = f"dealer {names[obs.dealer]} · stock {obs.stock}"
-    lines = wrapped(head + (" · in hand: " + ", ".join(others) if others else ""))
+    dealer, stock = names[obs.dealer], obs.stock
+    if others:
+        # i18n: the deal at a glance; {others}: "Left 4, Partner 3"
+        head = _("dealer {name} · stock {n} · in hand: {others}").format(
+            name=dealer, n=stock, others=", ".join(others)
+        )
+    else:
+        head = _("dealer {name} · stock {n}").format(name=dealer, n=stock)
+    lines = wrapped(head)
+    # i18n: a view item: its label and its value ("table: 3♦ ★15")
+    pair = _("{label}: {value}")
     short: list[str] = []
     for key, value in obs.public.items():
         if key == "scores":
             continue
-        label = key.replace("_", " ")
+        said = label(key, domain)
         if isinstance(value, list) and value and all(isinstance(v, dict) and "seats" in v for v in value):
             if all(list(v) in (["seats", "size"], ["seats", "points"]) for v in value):
-                short.append(f"{label}: " + ", ".join(show_value(v, color, names, item) for v in value))
+                shown = ", ".join(show_value(v, color, names, item, domain) for v in value)
+                short.append(pair.format(label=said, value=shown))
             else:
                 for v in value:
-                    lines += wrapped(plain(show_value(v, color, names, item)))
+                    lines += wrapped(plain(show_value(v, color, names, item, domain)))
             continue
-        short.append(f"{label}: {show_value(value, color, names, item)}")
+        short.append(pair.format(label=said, value=show_value(value, color, names, item, domain)))
     if short:
         lines += wrapped(plain(" · ".join(short)))
+    hand_lines: list[str] = []
     if obs.seat is not None:
         hand = sorted(obs.hand, key=hand_order) if hand_order is not None else list(obs.hand)
-        lines += wrapped(f"your hand ({names[obs.seat]}): {show_value(hand, color)}")
-    return lines
+        text = _("your hand ({name}): {cards}").format(name=names[obs.seat], cards=show_value(hand, color))
+        hand_lines = wrapped(text)
+    return lines, hand_lines
 
 
 def numbered(texts: Iterable[str], width: int | None = None) -> list[str]:
@@ -170,7 +259,7 @@ def numbered(texts: Iterable[str], width: int | None = None) -> list[str]:
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_RULING = re.compile(r" \((?:[A-Z]\d+[a-z]?)(?:, [A-Z]\d+[a-z]?)*\)")
+_RULING = re.compile(r"\s\((?:[A-Z]\d+[a-z]?)(?:, [A-Z]\d+[a-z]?)*\)")
 
 
 def _visible(text: str) -> int:
@@ -192,7 +281,11 @@ _SIDE = re.compile(r"\bside (\d+)'s\b")
 
 def named_sides(text: str, names: Sequence[str], sides: Sequence[Sequence[int]]) -> str:
     """A game's text with its sides named by their players (``steals side 1's
-    pile`` → ``steals Bob's pile``): a person reads names, not numbers."""
+    pile`` → ``steals Bob's pile``): a person reads names, not numbers. A
+    ``Text`` is said in the language in use, its ``Side`` arguments by the
+    names; a plain (English) string has its ``side N's`` replaced."""
+    if isinstance(text, i18n.Text):
+        return show_text(text, names, sides)
 
     def name(m: re.Match[str]) -> str:
         n = int(m.group(1))
