@@ -327,8 +327,12 @@ class HumanPlayer:
             if 1 <= n <= len(moves):
                 return moves[n - 1]
             return _("there is no move {n}: choose 1 to {last}").format(n=n, last=len(moves))
+        canonical_text = i18n.card_input(text).lower()  # RH trails → KH trails (French)
         for m, t in zip(moves, texts, strict=True):
-            if text.lower() in (t.lower(), show_text(t).lower(), self.said(m).lower()):
+            if (
+                text.lower() in (t.lower(), show_text(t).lower(), self.said(m).lower())
+                or canonical_text == t.lower()
+            ):
                 return m
         words = text.split()
         if len(words) > 1:  # a kind of move and its cards, by rank, in any order and case
@@ -724,6 +728,7 @@ def _why_this(table: Table, move: Move, rows: list[tuple[Move, int, float]]) -> 
         return T("I would play {move}", move=mine_text)
     other, points = others[0]
     gap = mine - points
+    said = f"{abs(gap):.1f}"  # points, one decimal
     if abs(gap) < 0.05:
         return T(
             "I would play {move}: about as good as {other} in the deals I imagined",
@@ -735,13 +740,13 @@ def _why_this(table: Table, move: Move, rows: list[tuple[Move, int, float]]) -> 
         return T(
             "I would play {move}: {gap} points more than {other}, in the deals I imagined",
             move=mine_text,
-            gap=f"{gap:.1f}",
+            gap=said,
             other=table.move_text(other),
         )
     # i18n: {gap}: points, one decimal (2.9)
     return T(
         "I would play {move}: the move I tried most; {other} did {gap} points better in fewer tries",
         move=mine_text,
-        gap=f"{-gap:.1f}",
+        gap=said,
         other=table.move_text(other),
     )
