@@ -446,9 +446,13 @@ class HumanPlayer:
         return not_legal.format(reason=got)
 
     def say(self, text: str) -> str:
-        """A game's text (a reason, a move) in the language in use, for this table."""
-        names, sides = self.table.names, self.table.sides
-        return named_sides(show_text(text, names, sides), names, sides)
+        """A game's text (a reason, a move) in the language in use, for this
+        table: a ``Text`` translated, its cards in the terminal's notation; a
+        plain string as the game wrote it (in English, as before), its cards
+        in the language's letters elsewhere (``RH``)."""
+        if isinstance(text, i18n.Text):
+            return show_text(text, self.table.names, self.table.sides)
+        return text if i18n.language() == i18n.SOURCE else show_text(text)
 
     def _card_or_none(self, word: str) -> Any:
         try:

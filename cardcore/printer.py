@@ -94,7 +94,7 @@ class Printer(Listener):
         if step.events:
             self.flush()
             for line in step.events:
-                self.echo_lines(wrapped("· " + self.say(line)))
+                self.echo_lines(wrapped("· " + plain(show_text(line, self.names, self.table.sides))))
 
     def flush(self) -> None:
         """Print the turns held so far (before a person's view, an event, a
@@ -125,7 +125,10 @@ class Printer(Listener):
         self.flush()
         deal_events = getattr(self.table.plugin, "deal_events", None)
         for line in deal_events(state, self.names) if deal_events is not None else []:
-            self.echo_lines(wrapped("· " + self.say(line)))
+            as_written = (
+                not isinstance(line, i18n.Text) and i18n.language() == i18n.SOURCE
+            )  # English: as before
+            self.echo_lines(wrapped("· " + (plain(line) if as_written else self.say(line))))
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
         said = _("Deal {n}: {scores}").format(n=result.number, scores=", ".join(parts))
         click.echo(bold(said, bold=True))
