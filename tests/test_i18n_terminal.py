@@ -198,3 +198,52 @@ def test_a_polish_game_takes_polish_rank_letters(tmp_path: Path) -> None:
     assert "1. D♥ trails" in out and "2. W♠ trails" in out  # shown in Polish
     texts = [json.loads(line).get("move", {}).get("text") for line in log.read_text().splitlines()]
     assert texts.index("JS trails") < texts.index("QH trails")  # W♠ typed: the jack played first
+
+
+def test_a_polish_terminal_game_to_the_end_of_a_deal_with_polish_letters(tmp_path: Path) -> None:
+    """pexpect: a person at a Polish terminal types W♠ as ``WS`` (walet) and plays the deal out."""
+    import os
+    import re
+    import sys
+
+    pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed")
+    if os.name != "posix":
+        pytest.skip("a pseudo-terminal")
+    position = tmp_path / "pl.yaml"
+    position.write_text(
+        "game: carrousel\nplayers: 2\ndealer: 1\nto_act: 0\n"
+        "hands: {0: [JS, QH, 5C], 1: [9C, 9D, 4H]}\ntable: [2C, 7D]\n"
+    )
+    log = tmp_path / "pl.jsonl"
+    with i18n.using("pl"):
+        words = {c: command_word(c) for c in ("hint", "undo", "save", "why", "quit")}
+        prompt = i18n.gettext("{name}, your move (number, ?, {hint}, {undo}, {save}, {why} … or {quit})")
+        prompt = re.escape(prompt.format(name="You", **words) + " > ")
+        pause = re.escape(i18n.gettext("Press any key for the next deal…"))
+        save = re.escape(i18n.gettext("Save the game, to go on with it later? ({yes}/{no})").split("(")[0])
+        no = command_word("no")
+    cardcore = str(Path(sys.executable).parent / "cardcore")
+    command = ["--lang", "pl", "play", "--from", str(position), "--seed", "1", "--log", str(log)]
+    env = {**os.environ, "NO_COLOR": "1"}
+    child = pexpect.spawn(cardcore, command, dimensions=(24, 80), encoding="utf-8", timeout=60, env=env)
+    seen, typed, dealt = "", ["WS", "D♥"], False
+    for _ in range(40):  # bounded: a deal of three cards each
+        found = child.expect([prompt, pause, save, pexpect.EOF])
+        seen += child.before
+        if found == 0:
+            child.sendline(typed.pop(0) if typed else ("1" if not dealt else words["quit"]))
+        elif found == 1:  # the deal is over
+            dealt = True
+            child.send(" ")
+        elif found == 2:
+            child.sendline(no)
+        else:
+            break
+    child.close()
+    assert dealt, seen[-1500:]
+    assert "W♠" in seen and "D♥" in seen  # shown in Polish
+    moves = [json.loads(line) for line in log.read_text().splitlines()]
+    texts = [m["move"]["text"] for m in moves if m.get("event") == "move"]
+    mine = [m["move"]["text"] for m in moves if m.get("event") == "move" and m["seat"] == 0]
+    assert mine[:2] == ["JS trails", "QH trails"], texts  # WS, then D♥ as typed
+    assert any(m.get("event") == "deal_end" for m in moves)
