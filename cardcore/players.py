@@ -508,6 +508,9 @@ class HumanPlayer:
             if text.lower() in {"?", ""} | command_words("help") | back:
                 if text.lower() in back:
                     menu = self.menu(moves)
+                if text.lower() in {"?"} | command_words("help"):
+                    for line in wrapped(self.legend()):
+                        self.echo(line)
                 self.show_menu(menu)
                 continue
             if text.isascii() and text.isdigit() and len(text) < 6:
@@ -521,6 +524,20 @@ class HumanPlayer:
                 self.echo(f"  ! {got}")
                 continue
             return got
+
+    def legend(self) -> str:
+        """The prompt's commands and what each does, in the language in use (``?``)."""
+        said = [
+            # i18n: the commands shown by "?"; {word}: the word (h); a hint: what a bot would play
+            _("{word}: hint").format(word=command_word("hint")),
+            # i18n: {word}: the command's word (why); MOVE: a move or a card, typed after it
+            _("{word} MOVE: why it is not legal").format(word=command_word("why")),
+            # i18n: {word}: the command's word (u): back to your previous decision
+            _("{word}: undo").format(word=command_word("undo")),
+            _("{word}: save").format(word=command_word("save")),
+            _("{word}: quit").format(word=command_word("quit")),
+        ]
+        return " · ".join(said)
 
     def prompt_text(self) -> str:
         """``You, your move (number, ?, h, u, s, why … or q)``, in the language in use."""

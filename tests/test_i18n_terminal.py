@@ -79,6 +79,7 @@ def test_a_game_in_the_pseudo_locale_leaves_no_english(pseudo_locale: str, game:
     with i18n.using(pseudo_locale):
         hint, why = command_word("hint"), command_word("why")
         king = i18n.card_text(card("KH"), symbols=False)  # ĶH: a card typed in the language
+        legend = i18n.gettext("{word}: hint").format(word=hint)  # what "?" says of the commands
     # help, a hint, a why-not, a card that plays nothing, then the first move till the match ends
     typed = f"?\n{hint}\n{why} {king}\n{king}\nzz\n99\n" + "1\n" * 600
     code, out = run_cli("--lang", pseudo_locale, "play", game, "--seed", "3", input=typed)
@@ -95,6 +96,7 @@ def test_a_game_in_the_pseudo_locale_leaves_no_english(pseudo_locale: str, game:
     ):
         assert xx(msgid) in out, msgid
     assert xx("I would play {move}") in out  # the hint's words, from players.advise
+    assert legend in out
     # typed words (commands, cards) are the person's: the output holds his input too
     assert english_left(out, allowed=ALLOWED | {"zz"}) == []
 
@@ -247,3 +249,8 @@ def test_a_polish_terminal_game_to_the_end_of_a_deal_with_polish_letters(tmp_pat
     mine = [m["move"]["text"] for m in moves if m.get("event") == "move" and m["seat"] == 0]
     assert mine[:2] == ["JS trails", "QH trails"], texts  # WS, then D♥ as typed
     assert any(m.get("event") == "deal_end" for m in moves)
+
+
+def test_help_says_the_commands() -> None:
+    code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "4", input="?\nq\n")
+    assert code == 0 and "h: hint · why MOVE: why it is not legal · u: undo · s: save · q: quit" in out
