@@ -169,6 +169,7 @@ class Undoable:
 # the words typed at the prompt: English always, and the language's own
 # (``_p("command", …)``): a command is known by any of its words
 COMMANDS: dict[str, tuple[str, ...]] = {
+    # i18n: a word typed at the prompt (q: quit); each command's words distinct from the others'
     "quit": (NP_("command", "q"), NP_("command", "quit"), NP_("command", "exit")),
     "save": (NP_("command", "s"), NP_("command", "save")),
     "hint": (NP_("command", "h"), NP_("command", "hint")),
@@ -176,6 +177,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "why": (NP_("command", "why"),),
     "help": (NP_("command", "help"),),  # and "?", "" (Enter)
     "back": (NP_("command", "b"), NP_("command", "back")),  # and "0"
+    # i18n: the answer typed to "Save the game …? (y/n)"
     "yes": (NP_("answer", "y"), NP_("answer", "yes")),
     "no": (NP_("answer", "n"), NP_("answer", "no")),
 }
