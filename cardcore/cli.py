@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 import click
 
 from cardcore import i18n
-from cardcore.i18n import N_, _
+from cardcore.i18n import N_, _, _n
 from cardcore.seeds import fresh_seed
 from cardcore.text import describe, one_line
 
@@ -199,16 +199,22 @@ class CardcoreGroup(TranslatedHelp, click.Group):
             click.echo(err.ctx.get_help())
             sys.exit(0)
         except click.ClickException as err:
-            hint = ""
+            said = one_line(
+                i18n.render(err.message) if isinstance(err.message, i18n.Text) else err.format_message()
+            )
             if isinstance(err, click.UsageError) and err.ctx is not None:
-                hint = f" (see `{err.ctx.command_path} --help`)"
-            click.echo(f"error: {one_line(err.format_message())}{hint}", err=True)
+                line = _("error: {message} (see `{command} --help`)").format(
+                    message=said, command=err.ctx.command_path
+                )
+            else:
+                line = _("error: {message}").format(message=said)
+            click.echo(line, err=True)
             sys.exit(err.exit_code)
         except click.exceptions.Abort:
-            click.echo("\nAborted.", err=True)
+            click.echo("\n" + _("Aborted."), err=True)
             sys.exit(130)
         except KeyboardInterrupt:
-            click.echo("\nInterrupted.", err=True)
+            click.echo("\n" + _("Interrupted."), err=True)
             sys.exit(130)
         except BrokenPipeError:  # `cardcore games | head -1`: the reader has gone
             with contextlib.suppress(OSError):
@@ -218,10 +224,20 @@ class CardcoreGroup(TranslatedHelp, click.Group):
             if debug:
                 raise
             command = " ".join(a for a in argv[:1] if not a.startswith("-")) or "cardcore"
+            where = culprit(err)
+            if where:
+                line = _(
+                    "error: internal error in `cardcore {command}` in plugin code ({where}; "
+                    "CARDCORE_DISABLE_PLUGINS=<its entry point> leaves it out): {error} "
+                    "(run with --debug or {env}=1 for the traceback)"
+                )
+            else:
+                line = _(
+                    "error: internal error in `cardcore {command}`: {error} "
+                    "(run with --debug or {env}=1 for the traceback)"
+                )
             click.echo(
-                f"error: internal error in `cardcore {command}`{culprit(err)}: {describe(err)} "
-                f"(run with --debug or {DEBUG_ENV}=1 for the traceback)",
-                err=True,
+                line.format(command=command, where=where, error=describe(err), env=DEBUG_ENV), err=True
             )
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
@@ -231,9 +247,8 @@ CORE = ("cardcore", "pluggy", "click", "pydantic", "yaml")
 
 
 def culprit(err: BaseException) -> str:
-    """`` in plugin X (package P; CARDCORE_DISABLE_PLUGINS …)`` when the error
-    was raised in a plugin's code (the innermost frame outside the core and the
-    standard library), else ""."""
+    """``MODULE, package P`` when the error was raised in a plugin's code (the
+    innermost frame outside the core and the standard library), else ""."""
     import traceback
 
     stdlib = os.path.dirname(os.__file__)
@@ -250,8 +265,9 @@ def culprit(err: BaseException) -> str:
     from cardcore.plugins import package_of
 
     package = package_of(module)
-    where = f"{module}" + (f", package {package}" if package else "")
-    return f" in plugin code ({where}; CARDCORE_DISABLE_PLUGINS=<its entry point> leaves it out)"
+    if package:
+        return _("{module}, package {package}").format(module=module, package=package)
+    return str(module)
 
 
 def friendly(fn: F) -> F:
@@ -259,12 +275,12 @@ def friendly(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from cardcore.errors import CardcoreError
+        from cardcore.errors import CardcoreError, message
 
         try:
             return fn(*args, **kwargs)
         except CardcoreError as err:
-            raise UserError(one_line(str(err), 600)) from None
+            raise UserError(one_line(i18n.render(message(err)), 600)) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -278,7 +294,7 @@ class Env:
 
         reg = discover()
         for warning in reg.warnings:
-            click.echo(f"warning: {warning}", err=True)
+            click.echo(_("warning: {message}").format(message=i18n.render(warning)), err=True)
         return reg
 
 
@@ -297,7 +313,7 @@ class OptionParam(click.ParamType):  # type: ignore[type-arg]  # generic in newe
             return value
         key, sep, text = str(value).partition("=")
         if not sep or not key.strip():
-            self.fail(f"{value!r}: expected KEY=VALUE, e.g. deck=54", param, ctx)
+            self.fail(_("{value!r}: expected KEY=VALUE, e.g. deck=54").format(value=value), param, ctx)
         import yaml
 
         try:
@@ -320,7 +336,9 @@ class SeatParam(click.ParamType):  # type: ignore[type-arg]
         seat, sep, kind = str(value).partition("=")
         seat = seat.strip()
         if not sep or not kind.strip() or not (seat.isascii() and seat.isdigit()) or len(seat) > 3:
-            self.fail(f"{value!r}: expected SEAT=KIND, e.g. --seat 1=greedy", param, ctx)
+            self.fail(
+                _("{value!r}: expected SEAT=KIND, e.g. --seat 1=greedy").format(value=value), param, ctx
+            )
         return int(seat), kind.strip()
 
 
@@ -331,7 +349,13 @@ class FilePath(click.Path):
         try:
             return super().convert(value, param, ctx)
         except (ValueError, OSError) as err:
-            self.fail(f"{one_line(str(value), 80)!r} is not a usable file name ({err})", param, ctx)
+            self.fail(
+                _("{name!r} is not a usable file name ({error})").format(
+                    name=one_line(str(value), 80), error=err
+                ),
+                param,
+                ctx,
+            )
 
 
 def parse_options(pairs: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
@@ -342,7 +366,13 @@ def parse_seats(pairs: tuple[tuple[int, str], ...], players: int) -> dict[int, s
     out: dict[int, str] = {}
     for seat, kind in pairs:
         if seat >= players:
-            raise UserError(f"--seat {seat}={kind}: no seat {seat} at a {players}-player table")
+            raise UserError(
+                _n(
+                    "--seat {seat}={kind}: no seat {seat} at a {n}-player table",
+                    "--seat {seat}={kind}: no seat {seat} at a {n}-player table",
+                    players,
+                ).format(seat=seat, kind=kind, n=players)
+            )
         out[seat] = kind
     return out
 
@@ -411,16 +441,28 @@ def games(as_json: bool) -> None:
     """List the installed games, their player counts and options."""
     from cardcore.plugins import game_catalog
 
-    rows = game_catalog(registry())
+    reg = registry()
+    rows = game_catalog(reg)
     if as_json:
         click.echo(json.dumps({"games": rows}, indent=2))
         return
     for r in rows:
-        click.echo(f"{r['name']:<16} {r['title']} — {r['min_players']}-{r['max_players']} players")
+        g = reg.games[r["name"]]
+        low, high = r["min_players"], r["max_players"]
+        count = _n("{low}-{high} player", "{low}-{high} players", high).format(low=low, high=high)
+        # i18n: a game listed by `cardcore games`: its title, then how many play it ("2-4 players")
+        click.echo(
+            f"{r['name']:<16} " + _("{title} — {count}").format(title=i18n.render(g.title), count=count)
+        )
         if r["summary"]:
-            click.echo(f"{'':16} {r['summary']}")
+            click.echo(f"{'':16} {i18n.render(g.summary)}")
         for key, o in r["options"].items():
-            click.echo(f"{'':16} --option {key}=…  (default {o['default']!r}) {o['description']}")
+            click.echo(
+                f"{'':16} "
+                + _("--option {key}=…  (default {default!r}) {description}").format(
+                    key=key, default=o["default"], description=option_description(g, key, o["description"])
+                )
+            )
 
 
 @main.command("house-rules")
@@ -436,26 +478,78 @@ def house_rules_cmd(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"house_rules": rows}, indent=2))
         return
-    for r in rows:
-        click.echo(f"{r['name']:<40} [{r['game']}] {r['summary']}")
+    for r, h in zip(rows, sorted(reg.house_rules.values(), key=lambda h: h.name), strict=True):
+        click.echo(f"{r['name']:<40} [{r['game']}] {i18n.render(h.summary)}")
+
+
+def option_description(spec: Any, key: str, fallback: Any = "") -> str:
+    """An option's description in the language in use: the game's own text
+    (a ``Text`` once the game marks it), read off its options model."""
+    field = spec.options_model.model_fields.get(key)
+    said = field.description if field is not None and field.description is not None else fallback
+    return i18n.render(said)
+
+
+def rules_page_in(spec: Any, lang: str) -> tuple[str, bool]:
+    """The game's rules page in ``lang`` (``rules.<lang>.md`` beside its
+    ``rules.md``) and whether it is in that language: else the page it has."""
+    import inspect
+
+    page = spec.rules_page
+    try:
+        takes_language = bool(inspect.signature(page).parameters)
+    except (TypeError, ValueError):
+        takes_language = False
+    english = page()
+    if lang == i18n.SOURCE:
+        return english, True
+    if not takes_language:
+        return english, False
+    said = page(lang)
+    return said, said != english
 
 
 @main.command()
 @click.argument("game")
+@click.option(
+    "--lang",
+    metavar="CODE",
+    is_eager=True,
+    expose_value=False,
+    callback=_choose_language,
+    help="The language of the page (as `cardcore --lang CODE rules GAME`).",
+)
 @friendly
 def rules(game: str) -> None:
     """Show a game's rules page, its options and house rules."""
     reg = registry()
     g = reg.game(game)  # an unknown name is a one-line error with a suggestion
-    click.echo(g.rules_page().rstrip())
-    click.echo("\nOptions (--option KEY=VALUE):")
+    page, translated = rules_page_in(g, i18n.language())
+    if not translated:
+        click.echo(
+            _(
+                "(The rules page of {title} is not translated into {language} yet: here it is in English.)"
+            ).format(
+                title=i18n.render(g.title), language=i18n.LANGUAGES.get(i18n.language(), i18n.language())
+            )
+            + "\n"
+        )
+    click.echo(page.rstrip())
+    click.echo("\n" + _("Options (--option KEY=VALUE):"))
     for key, prop in g.options_model.model_json_schema().get("properties", {}).items():
-        click.echo(f"  {key} (default {prop.get('default')!r}): {prop.get('description', '')}")
+        click.echo(
+            "  "
+            + _("{key} (default {default!r}): {description}").format(
+                key=key,
+                default=prop.get("default"),
+                description=option_description(g, key, prop.get("description", "")),
+            )
+        )
     hrs = reg.house_rules_for(game)
     if hrs:
-        click.echo("\nHouse rules (--house-rule NAME):")
+        click.echo("\n" + _("House rules (--house-rule NAME):"))
         for h in hrs:
-            click.echo(f"  {h.name}: {h.summary}")
+            click.echo(f"  {h.name}: {i18n.render(h.summary)}")
 
 
 def _table_from_args(
