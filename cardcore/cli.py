@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 import click
 
 from cardcore import i18n
-from cardcore.i18n import N_, _, _n
+from cardcore.i18n import N_, T, _, _n
 from cardcore.seeds import fresh_seed
 from cardcore.text import describe, one_line
 
@@ -560,13 +560,13 @@ def _table_from_args(
     house_rules: tuple[str, ...],
     names: list[str] | None = None,
 ) -> Table:
-    from cardcore.errors import CardcoreError, TableError
+    from cardcore.errors import CardcoreError, TableError, message
     from cardcore.table import Table
 
     try:
         return Table.from_names(reg, game, players, parse_options(options), house_rules, names)
     except TableError as err:
-        raise CardcoreError(str(err)) from None
+        raise CardcoreError(message(err)) from None
 
 
 def seat_names(table: Table, kinds: list[str]) -> list[str]:
@@ -662,10 +662,12 @@ def play(
         from cardcore.errors import CardcoreError
 
         if resume_path is not None:
-            raise CardcoreError("give either --resume FILE or --last, not both")
+            raise CardcoreError(T("give either --resume FILE or --last, not both"))
         resume_path = newest()
         if resume_path is None:
-            raise CardcoreError(f"no game to go on with: {state_dir()} holds no autosaved game")
+            raise CardcoreError(
+                T("no game to go on with: {folder} holds no autosaved game", folder=state_dir())
+            )
     given_seed = seed is not None
     where = _PlaySource(
         game, players, options, house_rules, table_name, config_path, resume_path, from_path, log_path
@@ -678,13 +680,17 @@ def play(
         kinds[seat] = kind
     if table_name and "human" not in kinds:
         click.echo(
-            f"The table {table_name!r} gives every seat to a bot: it plays itself. To play, give a "
-            "seat `kind: human` in the file, or add --seat 0=human."
+            _(
+                "The table {name!r} gives every seat to a bot: it plays itself. To play, give a "
+                "seat `kind: human` in the file, or add --seat 0=human."
+            ).format(name=table_name)
         )
     if not table_name and resume_path is None:
         table.names = seat_names(table, kinds)
     if where.first_deal is not None:
-        click.echo(f"From {from_path}: the position's deal first, then the match goes on.")
+        click.echo(
+            _("From {path}: the position's deal first, then the match goes on.").format(path=from_path)
+        )
     _quiet_trace(table, kinds, trace_reveals)
     _run_play(
         table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed, move_timeout
@@ -727,9 +733,9 @@ class _PlaySource:
             from cardcore import config as config_mod
 
             if self.game:
-                raise CardcoreError("give either GAME or --table, not both")
+                raise CardcoreError(T("give either GAME or --table, not both"))
             if self.players is not None:
-                raise CardcoreError("--players comes from the table's config with --table")
+                raise CardcoreError(T("--players comes from the table's config with --table"))
             table, kinds, seed = config_mod.load_table(
                 self.config_path, self.table_name, reg, parse_options(self.options), list(self.house_rules)
             )
@@ -737,7 +743,7 @@ class _PlaySource:
         if self.game:
             table = _table_from_args(reg, self.game, self.players, self.options, self.house_rules)
             return table, ["human"] + [_default_bot(table)] * (table.players - 1), None
-        raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
+        raise CardcoreError(T("name a game (see `cardcore games`) or a --table of games.yaml"))
 
     def _resumed(self, reg: Registry) -> tuple[Table, list[str], int | None]:
         from cardcore.errors import CardcoreError
@@ -746,14 +752,14 @@ class _PlaySource:
         path = self.resume_path
         assert path is not None
         if self.game or self.table_name or self.from_path or self.players is not None:
-            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
+            raise CardcoreError(T("--resume goes on with the game the file states (and in that file)"))
         if self.options or self.house_rules or self.log_path:
-            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
+            raise CardcoreError(T("--resume goes on with the game the file states (and in that file)"))
         table, head, self.resume_match, self.resume_state = resume_point(path, reg)
         if self.resume_match is not None and self.resume_match.over:
-            raise CardcoreError(f"{path}: the match is over; nothing to resume")
+            raise CardcoreError(T("{path}: the match is over; nothing to resume", path=path))
         kinds = [str(k) for k in head.get("seats") or []] or ["human"] + ["random"] * (table.players - 1)
-        click.echo(f"Resuming {path}.")
+        click.echo(_("Resuming {path}.").format(path=path))
         return table, kinds, head.get("seed")
 
     def _from_position(self, reg: Registry) -> tuple[Table, list[str], int | None]:
@@ -763,12 +769,21 @@ class _PlaySource:
         path = self.from_path
         assert path is not None
         if self.table_name or self.players is not None or self.options or self.house_rules:
-            raise CardcoreError("--from: the position file states the game, players, options and house rules")
+            raise CardcoreError(
+                T("--from: the position file states the game, players, options and house rules")
+            )
         table, self.first_deal = read_position(path, reg)
         if self.game and self.game != table.game.name:
-            raise CardcoreError(f"--from: {path} is a {table.game.name} position, not {self.game}")
+            raise CardcoreError(
+                T(
+                    "--from: {path} is a {game} position, not {named}",
+                    path=path,
+                    game=table.game.name,
+                    named=self.game,
+                )
+            )
         if table.is_deal_over(self.first_deal):
-            raise CardcoreError(f"--from: the deal in {path} is over; nothing to play")
+            raise CardcoreError(T("--from: the deal in {path} is over; nothing to play", path=path))
         return table, ["human"] + [_default_bot(table)] * (table.players - 1), None
 
 
@@ -779,8 +794,10 @@ def _quiet_trace(table: Table, kinds: list[str], trace_reveals: bool) -> None:
     if os.environ.get(ENV_TRACE) and "human" in kinds and not trace_reveals:
         table.pm.trace.root.setwriter(None)
         click.echo(
-            f"warning: {ENV_TRACE} is ignored: tracing shows every hand; "
-            "add --trace-reveals-hands to trace anyway",
+            _(
+                "warning: {variable} is ignored: tracing shows every hand; "
+                "add --trace-reveals-hands to trace anyway"
+            ).format(variable=ENV_TRACE),
             err=True,
         )
 
@@ -810,7 +827,7 @@ def _run_play(
     printer = Printer(table)
     printer.pause_between_deals = person_here
     listeners: list[Listener] = [printer]
-    kept = f" The log so far is in {log_path}." if log_path else ""
+    kept = " " + _("The log so far is in {path}.").format(path=log_path) if log_path else ""
     journal_path = autosave_path(table.game.name) if person_here else None
     before = resume_path.read_text(encoding="utf-8") if resume_path is not None else ""
     memory = io.StringIO()
@@ -839,7 +856,7 @@ def _run_play(
             if journal is None:
                 return None
             journal.sync()  # the moves played so far stay resumable
-            return "; the game is autosaved up to its last move (`cardcore play --last`)"
+            return _("; the game is autosaved up to its last move (`cardcore play --last`)")
 
         arm(move_timeout, "play", kept_on_overrun)
 
@@ -855,7 +872,7 @@ def _run_play(
             log.stream = stream
             saved[0] = path
         log.save()
-        return f"saved to {saved[0]}; `cardcore play --resume {saved[0]}` goes on from here"
+        return _("saved to {path}; `cardcore play --resume {path}` goes on from here").format(path=saved[0])
 
     people = [i for i, p in enumerate(player_objs) if isinstance(p, HumanPlayer)]
     for i in people:
@@ -883,12 +900,12 @@ def _run_play(
     except QuitGame:
         if journal is not None:
             journal.remove()  # he chose: saved (`y`) or not
-        click.echo("Game stopped." + kept)
+        click.echo(_("Game stopped.") + kept)
     except (click.Abort, KeyboardInterrupt):
         if journal is not None:
             journal.finish()
-            kept += " It is autosaved: `cardcore play --last` goes on from its last move."
-        click.echo("\nGame interrupted." + kept, err=True)
+            kept += " " + _("It is autosaved: `cardcore play --last` goes on from its last move.")
+        click.echo("\n" + _("Game interrupted.") + kept, err=True)
         sys.exit(130)
     except BaseException:
         if journal is not None:
@@ -908,32 +925,54 @@ def _another_match() -> bool:
 
     try:
         with person_waits():
-            answer = click.prompt("Another match? (y/n)", default="n", show_default=False)
+            answer = click.prompt(_("Another match? (y/n)"), default="n", show_default=False)
     except click.Abort:  # no more input
         return False
-    return str(answer).strip().lower() in {"y", "yes"}
+    # i18n: the answers that mean yes, separated by spaces (English's are always accepted too)
+    yes = {"y", "yes", *_("y yes").lower().split()}
+    return str(answer).strip().lower() in yes
 
 
 def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> None:
     """The game, its seed (when it may be shown), its options and house rules,
     and who sits where."""
-    said = f", seed {seed}" if seed is not None else ""
+    title, n = i18n.render(table.game.title), table.players
     if seed is not None and given:
-        said += " (given: the same seed deals the same game)"
-    click.echo(f"{table.game.title}, {table.players} players{said}")
+        line = _n(
+            "{title}, {n} player, seed {seed} (given: the same seed deals the same game)",
+            "{title}, {n} players, seed {seed} (given: the same seed deals the same game)",
+            n,
+        )
+    elif seed is not None:
+        line = _n("{title}, {n} player, seed {seed}", "{title}, {n} players, seed {seed}", n)
+    else:
+        line = _n("{title}, {n} player", "{title}, {n} players", n)
+    click.echo(line.format(title=title, n=n, seed=seed))
     chosen = table.options.model_dump(exclude_defaults=True)
     if chosen:
-        click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
+        click.echo(
+            "  " + _("options: {options}").format(options=", ".join(f"{k}={v}" for k, v in chosen.items()))
+        )
     from cardcore.render import plain, wrapped
 
     for h in table.house_rules:  # what each does, in words (its id for the tables file)
-        for line in wrapped(f"house rule: {plain(h.summary).rstrip('.')} ({h.name})"):
+        said = _("house rule: {summary} ({name})").format(
+            summary=plain(i18n.render(h.summary)).rstrip("."), name=h.name
+        )
+        for line in wrapped(said):
             click.echo(line)
-    who = {"human": "a person"}
-    sides = [
-        " & ".join(f"{table.names[s]} ({who.get(kinds[s], kinds[s])})" for s in side) for side in table.sides
-    ]
-    click.echo("  " + " against ".join(sides))
+
+    def seat(s: int) -> str:
+        if kinds[s] == "human":
+            return _("{name} (a person)").format(name=table.names[s])
+        return _("{name} ({kind})").format(name=table.names[s], kind=kinds[s])
+
+    sides = [" & ".join(seat(s) for s in side) for side in table.sides]
+    if len(sides) == 2:
+        click.echo("  " + _("{side} against {other}").format(side=sides[0], other=sides[1]))
+    else:
+        # i18n: three sides or more: each side (its seats), separated by " against " in English
+        click.echo("  " + _(" against ").join(sides))
 
 
 def _close_log(f: IO[str]) -> None:
@@ -952,9 +991,11 @@ def _open_log(path: Path | None) -> IO[str] | None:
     try:
         return path.open("x", encoding="utf-8")
     except FileExistsError:
-        raise CardcoreError(f"{path}: already exists; logs are never overwritten") from None
+        raise CardcoreError(T("{path}: already exists; logs are never overwritten", path=path)) from None
     except OSError as err:
-        raise CardcoreError(f"{path}: cannot write the log ({err.strerror})") from None
+        raise CardcoreError(
+            T("{path}: cannot write the log ({error})", path=path, error=err.strerror)
+        ) from None
 
 
 @main.command()
@@ -1026,14 +1067,14 @@ def simulate(
     deals finished so far.
     """
     if (deals is None) == (matches is None):
-        raise UserError("give exactly one of --deals N or --matches N")
+        raise UserError(T("give exactly one of --deals N or --matches N"))
     reg = registry()
     table = _table_from_args(reg, game, players, options, house_rules)
     kinds = [bot] * table.players
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
     if "human" in kinds:
-        raise UserError("simulate plays bots only; use `cardcore play` to play")
+        raise UserError(T("simulate plays bots only; use `cardcore play` to play"))
     if seed is None:
         seed = fresh_seed()
     from cardcore.runner import make_players
@@ -1042,7 +1083,7 @@ def simulate(
     make_players(table, kinds, seed)  # an unknown --bot or --seat kind fails before the log is made
     if move_timeout is not None:
         if jobs != 1 or backend != "local":
-            raise UserError("--move-timeout watches one process: use it with --jobs 1 (the local backend)")
+            raise UserError(T("--move-timeout watches one process: use it with --jobs 1 (the local backend)"))
         from cardcore.watchdog import arm
 
         arm(move_timeout, "simulate")
@@ -1069,18 +1110,34 @@ def simulate(
         if summary.get("interrupted"):
             sys.exit(130)
         return
-    stopped = " (interrupted: the deals finished so far)" if summary.get("interrupted") else ""
-    click.echo(
-        f"{table.game.title}: {summary['deals']} deals, {summary['matches']} matches, "
-        f"{summary['moves']} moves in {summary['seconds']:.2f}s, {summary['cpu_seconds']:.2f}s CPU "
-        f"(seed {seed}){stopped}"
-    )
+    counts = {
+        "deals": _n("{n} deal", "{n} deals", summary["deals"]).format(n=summary["deals"]),
+        "matches": _n("{n} match", "{n} matches", summary["matches"]).format(n=summary["matches"]),
+        "moves": _n("{n} move", "{n} moves", summary["moves"]).format(n=summary["moves"]),
+    }
+    times = {"seconds": f"{summary['seconds']:.2f}", "cpu": f"{summary['cpu_seconds']:.2f}"}
+    title = i18n.render(table.game.title)
+    if summary.get("interrupted"):
+        line = _(
+            "{title}: {deals}, {matches}, {moves} in {seconds}s, {cpu}s CPU (seed {seed}) "
+            "(interrupted: the deals finished so far)"
+        )
+    else:
+        line = _("{title}: {deals}, {matches}, {moves} in {seconds}s, {cpu}s CPU (seed {seed})")
+    click.echo(line.format(title=title, seed=seed, **counts, **times))
     for i, side in enumerate(table.sides):
-        who = " & ".join(f"seat {s} ({kinds[s]})" for s in side)
+        who = " & ".join(_("seat {seat} ({kind})").format(seat=s, kind=kinds[s]) for s in side)
         avg = summary["points_total"][i] / max(1, summary["deals"])
+        wins, deal_wins = summary["wins"][i], summary["deal_wins"][i]
         click.echo(
-            f"  side {i} [{who}]: {summary['wins'][i]} match wins, "
-            f"{summary['deal_wins'][i]} deal wins, {avg:.2f} points per deal"
+            "  "
+            + _("side {side} [{who}]: {wins}, {deal_wins}, {points} points per deal").format(
+                side=i,
+                who=who,
+                wins=_n("{n} match win", "{n} match wins", wins).format(n=wins),
+                deal_wins=_n("{n} deal win", "{n} deal wins", deal_wins).format(n=deal_wins),
+                points=f"{avg:.2f}",
+            )
         )
     if summary.get("interrupted"):
         sys.exit(130)
@@ -1136,10 +1193,10 @@ def arena(
     from cardcore.runner import make_player
 
     if len(set(bots)) < 2:
-        raise UserError("name two different bots or more: --bot A --bot B")
+        raise UserError(T("name two different bots or more: --bot A --bot B"))
     table = _table_from_args(registry(), game, players, options, house_rules)
     if len(table.sides) < 2:
-        raise UserError("the arena needs a table of two sides or more")
+        raise UserError(T("the arena needs a table of two sides or more"))
     for bot in bots:
         make_player(table, bot, 0, random.Random(0))  # an unknown kind or option: one line
     spec = ArenaSpec(
@@ -1154,7 +1211,9 @@ def arena(
     if as_json or not sys.stderr.isatty():
         summary = run(spec, deals, jobs or os.cpu_count() or 1, backend=backend, address=address)
     else:
-        with click.progressbar(length=total, label=f"{table.game.name} arena", file=sys.stderr) as bar:
+        with click.progressbar(
+            length=total, label=_("{game} arena").format(game=table.game.name), file=sys.stderr
+        ) as bar:
             summary = run(
                 spec,
                 deals,
@@ -1166,15 +1225,31 @@ def arena(
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(f"{table.game.title}, {table.players} players, {deals} decks per pairing, seed {seed}")
+    click.echo(
+        _n(
+            "{title}, {n} player, {deals} decks per pairing, seed {seed}",
+            "{title}, {n} players, {deals} decks per pairing, seed {seed}",
+            table.players,
+        ).format(title=i18n.render(table.game.title), n=table.players, deals=deals, seed=seed)
+    )
     for row in summary["bots"]:
         lo, hi = row["ci95"]
         click.echo(
-            f"  {row['bot']:<28} margin {row['mean_margin']:+.2f} [{lo:+.2f}, {hi:+.2f}]  "
-            f"deals {row['deal_win_rate']:.0%}  sets {row['match_win_rate']:.0%}  "
-            f"{1000 * row['seconds_per_decision']:.1f} ms/decision "
-            f"(median {row['ms_per_decision']['median']:.1f}, p95 {row['ms_per_decision']['p95']:.1f})  "
-            f"rating {summary['ratings'][row['bot']]}"
+            f"  {row['bot']:<28} "
+            + _(
+                "margin {margin} [{lo}, {hi}]  deals {deals}  sets {sets}  {ms} ms/decision "
+                "(median {median}, p95 {p95})  rating {rating}"
+            ).format(
+                margin=f"{row['mean_margin']:+.2f}",
+                lo=f"{lo:+.2f}",
+                hi=f"{hi:+.2f}",
+                deals=f"{row['deal_win_rate']:.0%}",
+                sets=f"{row['match_win_rate']:.0%}",
+                ms=f"{1000 * row['seconds_per_decision']:.1f}",
+                median=f"{row['ms_per_decision']['median']:.1f}",
+                p95=f"{row['ms_per_decision']['p95']:.1f}",
+                rating=summary["ratings"][row["bot"]],
+            )
         )
 
 
@@ -1259,15 +1334,20 @@ def study(
             config=config_path,
         )
     except KeyboardInterrupt:
-        kept = f"; run it again to go on from the chunks kept in {out}" if out else ""
-        click.echo(f"interrupted{kept}", err=True)
+        if out:
+            click.echo(
+                _("interrupted; run it again to go on from the chunks kept in {folder}").format(folder=out),
+                err=True,
+            )
+        else:
+            click.echo(_("interrupted"), err=True)
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(result))
         return
     click.echo(table_text(result))
     if out is not None:
-        click.echo(f"report: {out / 'index.html'}")
+        click.echo(_("report: {path}").format(path=out / "index.html"))
 
 
 @main.command()
@@ -1543,9 +1623,15 @@ def moves(scenario: Path, as_json: bool) -> None:
             )
         )
         return
-    click.echo(f"{table.game.name}: seat {state.to_act} to act, {len(legal)} legal moves")
+    click.echo(
+        _n(
+            "{game}: seat {seat} to act, {n} legal move",
+            "{game}: seat {seat} to act, {n} legal moves",
+            len(legal),
+        ).format(game=table.game.name, seat=state.to_act, n=len(legal))
+    )
     for i, m in enumerate(legal, 1):
-        click.echo(f"  {i:>3}. {table.move_text(m, state)}")
+        click.echo(f"  {i:>3}. {i18n.render(table.move_text(m, state))}")
 
 
 @main.command()
@@ -1563,8 +1649,14 @@ def score(scenario: Path, as_json: bool) -> None:
         click.echo(json.dumps({"game": table.game.name, "sides": [s.to_json() for s in sides]}))
         return
     for i, s in enumerate(sides):
-        detail = ", ".join(f"{k} {v}" for k, v in s.breakdown.items())
-        click.echo(f"side {i} (seats {', '.join(map(str, s.seats))}): {s.points} points  [{detail}]")
+        detail = ", ".join(f"{i18n.render(k)} {v}" for k, v in s.breakdown.items())
+        click.echo(
+            _n(
+                "side {side} (seats {seats}): {n} point  [{detail}]",
+                "side {side} (seats {seats}): {n} points  [{detail}]",
+                s.points,
+            ).format(side=i, seats=", ".join(map(str, s.seats)), n=s.points, detail=detail)
+        )
 
 
 @main.command("replay")
@@ -1579,15 +1671,20 @@ def replay_cmd(file: Path, check: bool, step: bool) -> None:
 
     reg = registry()
     if check and step:
-        raise UserError("--check or --step, not both")
+        raise UserError(T("--check or --step, not both"))
     try:
         summary = replay(file, reg, None if check else StepPrinter(None) if step else Printer(None))
     except StopReplay:
-        click.echo("Replay stopped.")
+        click.echo(_("Replay stopped."))
         return
     click.echo(
-        f"{file}: OK — {summary.matches} match(es), {summary.deals} deal(s), "
-        f"{summary.moves} moves replayed and identical; log {summary.stop}"
+        _("{file}: OK — {matches}, {deals}, {moves} replayed and identical; log {stop}").format(
+            file=file,
+            matches=_n("{n} match(es)", "{n} match(es)", summary.matches).format(n=summary.matches),
+            deals=_n("{n} deal(s)", "{n} deal(s)", summary.deals).format(n=summary.deals),
+            moves=_n("{n} moves", "{n} moves", summary.moves).format(n=summary.moves),
+            stop=i18n.render(summary.stop),
+        )
     )
 
 
@@ -1601,9 +1698,9 @@ def validate(file: Path) -> None:
     problems = config_mod.check_config(file, registry())
     if problems:
         for p in problems:
-            click.echo(one_line(p, 700), err=True)  # a file name may be thousands of characters
+            click.echo(one_line(i18n.render(p), 700), err=True)  # a file name may be thousands of characters
         sys.exit(2)
-    click.echo(f"{file}: OK")
+    click.echo(_("{file}: OK").format(file=file))
 
 
 @main.command()

@@ -112,7 +112,8 @@ def _problem(e: Any) -> Any:
     expected = msg
     text: Any = None
     if kind == "extra_forbidden":
-        expected = text = PYDANTIC[kind]
+        expected = PYDANTIC[kind]
+        text = T(expected)
     elif kind == "value_error":  # a validator's own words, without pydantic's prefix
         expected = msg.removeprefix("Value error, ")
         error = ctx.get("error")

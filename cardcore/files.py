@@ -106,10 +106,11 @@ def read_data(path: Path) -> Any:
         try:
             return _check_shape(json.loads(text, object_pairs_hook=_no_duplicates), path)
         except json.JSONDecodeError as err:
+            line = f"{path}:{err.lineno}:{err.colno}"
             raise CardcoreError(
                 T(
                     "{where}: malformed JSON: {problem}",
-                    where=f"{path}:{err.lineno}:{err.colno}",
+                    where=line,
                     problem=err.msg,
                 )
             ) from None
@@ -153,7 +154,7 @@ def _check_shape(data: Any, path: Path) -> Any:
                 T(
                     "{path}: more than {limit} values (nested YAML aliases?)",
                     path=path,
-                    limit=f"{MAX_VALUES:,}",
+                    limit=format(MAX_VALUES, ","),
                 )
             )
         if depth > MAX_DEPTH:

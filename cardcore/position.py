@@ -211,7 +211,7 @@ def position_from_data(
             T(
                 "{where}: malformed position ({error})",
                 where=where,
-                error=f"{type(err).__name__}: {str(err)[:100]}",
+                error=type(err).__name__ + ": " + str(err)[:100],
             )
         ) from None
     return table, state

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from cardcore.decision import Checkpoint, Decision, Rewind, Step
 from cardcore.errors import PluginError, TableError
 from cardcore.game import DealState, Observation
+from cardcore.i18n import T
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move, move_to_json
 from cardcore.players import Player, legacy
@@ -129,7 +130,7 @@ beat: Callable[[], None] = _no_beat
 def make_players(table: Table, kinds: Sequence[str], seed: int | str | None) -> list[Player]:
     """One player per seat from kind names (``human``, ``random``, ``greedy`` …)."""
     if len(kinds) != table.players:
-        raise TableError(f"{len(kinds)} player kinds for {table.players} seats")
+        raise TableError(T("{kinds} player kinds for {seats} seats", kinds=len(kinds), seats=table.players))
     return [make_player(table, kind, seat, bot_rng(seed, seat)) for seat, kind in enumerate(kinds)]
 
 
@@ -142,13 +143,35 @@ def make_player(table: Table, spec: str, seat: int, rng: random.Random) -> Playe
     factory = table.player_kinds.get(kind)
     if factory is None:
         known = ", ".join(sorted(table.player_kinds))
-        raise TableError(f"unknown player kind {kind!r} for {table.game.name}; known: {known}")
+        raise TableError(
+            T(
+                "unknown player kind {kind!r} for {game}; known: {known}",
+                kind=kind,
+                game=table.game.name,
+                known=known,
+            )
+        )
     if options:
         takes = _option_names(factory)
         for key in options:
             if key not in takes:
-                said = ", ".join(sorted(takes)) or "none"
-                raise TableError(f"player kind {kind!r} has no option {key!r} (its options: {said})")
+                if not takes:
+                    raise TableError(
+                        T(
+                            "player kind {kind!r} has no option {key!r} (its options: none)",
+                            kind=kind,
+                            key=key,
+                        )
+                    )
+                said = ", ".join(sorted(takes))
+                raise TableError(
+                    T(
+                        "player kind {kind!r} has no option {key!r} (its options: {said})",
+                        kind=kind,
+                        key=key,
+                        said=said,
+                    )
+                )
     player: Player = legacy(factory(table, seat, rng, **options))
     return player
 
@@ -161,7 +184,7 @@ def parse_kind(spec: str) -> tuple[str, dict[str, Any]]:
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise TableError(f"player kind {spec[:60]!r}: expected KIND:key=value,...")
+            raise TableError(T("player kind {spec!r}: expected KIND:key=value,...", spec=spec[:60]))
         options[key.strip()] = _scalar(value.strip())
     return kind.strip(), options
 
