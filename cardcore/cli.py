@@ -237,7 +237,7 @@ class CardcoreGroup(TranslatedHelp, click.Group):
                     "(run with --debug or {env}=1 for the traceback)"
                 )
             click.echo(
-                line.format(command=command, where=where, error=describe(err), env=DEBUG_ENV), err=True
+                line.format(command=command, where=where, error=_described(err), env=DEBUG_ENV), err=True
             )
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
@@ -268,6 +268,16 @@ def culprit(err: BaseException) -> str:
     if package:
         return _("{module}, package {package}").format(module=module, package=package)
     return str(module)
+
+
+def _described(err: BaseException) -> str:
+    """``describe(err)`` with its message in the language in use where it is a ``Text``."""
+    from cardcore.errors import message
+
+    said = message(err)
+    if not isinstance(said, i18n.Text):
+        return describe(err)
+    return f"{type(err).__name__}: {one_line(i18n.render(said), 160)}"
 
 
 def friendly(fn: F) -> F:

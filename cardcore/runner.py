@@ -33,7 +33,9 @@ MAX_MOVES = 50_000  # per deal: Canasta's longest deals are under a thousand
 def rules_of(table: Table) -> str:
     """The game and house rules of ``table``, for an error that points at them."""
     rules = ", ".join(h.name for h in table.house_rules)
-    return f"the rules of {table.game.name}" + (f" with {rules}" if rules else "")
+    if rules:
+        return T("the rules of {game} with {rules}", game=table.game.name, rules=rules)
+    return T("the rules of {game}", game=table.game.name)
 
 
 class Listener:
@@ -78,9 +80,15 @@ class ConservationCheck(Listener):
 
             lost = Counter(c.name for c in table.deck) - Counter(c.name for c in cards)
             extra = Counter(c.name for c in cards) - Counter(c.name for c in table.deck)
+            missing, more = str(sorted(lost.elements())[:8]), str(sorted(extra.elements())[:8])
             raise PluginError(
-                f"{rules_of(table)}: deal {len(match.deals)} ended with cards not conserved "
-                f"(missing {sorted(lost.elements())[:8]}, extra {sorted(extra.elements())[:8]})"
+                T(
+                    "{rules}: deal {deal} ended with cards not conserved (missing {missing}, extra {extra})",
+                    rules=rules_of(table),
+                    deal=len(match.deals),
+                    missing=missing,
+                    extra=more,
+                )
             )
 
 
@@ -255,7 +263,13 @@ def play_deal(
         moves = legal_moves(state)
         if type(moves) is not list or not moves:
             got = repr(moves)[:60]
-            raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
+            raise PluginError(
+                T(
+                    "{rules}: no list of legal moves while the deal goes on ({got})",
+                    rules=rules_of(table),
+                    got=got,
+                )
+            )
         player = players[seat]
         obs = observe(state, seat) if player.needs_observation else None
         decision.seat = seat
@@ -280,7 +294,13 @@ def play_deal(
             raise PluginError(blame) from err
         n += 1
         if n > MAX_MOVES:
-            raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")
+            raise PluginError(
+                T(
+                    "{rules}: a deal went past {n} moves without ending",
+                    rules=rules_of(table),
+                    n=format(MAX_MOVES, ","),
+                )
+            )
         if followers.wanted:
             decision.view = followers.step(state, deal, n, seat, move, len(moves) == 1)
     result = match.end_deal(state, n)

@@ -185,16 +185,34 @@ def test_english_output_is_unchanged() -> None:
     assert "players" in out and "--option " in out
 
 
-def test_rules_page_in_a_language_when_the_game_ships_one(tmp_path: Path) -> None:
+def test_rules_page_in_a_language_when_the_game_ships_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from cardcore.cli import rules_page_in
+    from cardcore.game import rules_page
 
-    folder = Path(__import__("plugins.carrousel", fromlist=["x"]).__file__).parent if False else None
-    del folder
-    spec = REGISTRY.game("carrousel")
-    english, translated = rules_page_in(spec, "en")
-    assert translated and english == spec.rules_page()
-    said, translated = rules_page_in(spec, "lt")
-    assert translated == (said != english)
+    pkg = tmp_path / "cc_rules_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "rules.md").write_text("# The rules\n", encoding="utf-8")
+    (pkg / "rules.fr.md").write_text("# Les règles\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    read = rules_page("cc_rules_pkg")
+    assert read() == read("en") == "# The rules\n"
+    assert read("fr") == "# Les règles\n"
+    assert read("pl") == "# The rules\n"  # not translated yet: the English page
+
+    class Spec:
+        rules_page = staticmethod(read)
+
+    assert rules_page_in(Spec, "fr") == ("# Les règles\n", True)
+    assert rules_page_in(Spec, "lt") == ("# The rules\n", False)
+    assert rules_page_in(Spec, "en") == ("# The rules\n", True)
+
+    class Old:  # a third-party game's rules_page that takes no language
+        rules_page = staticmethod(lambda: "# Old\n")
+
+    assert rules_page_in(Old, "fr") == ("# Old\n", False)
 
 
 def test_rules_lang_option_is_the_global_one() -> None:
