@@ -156,10 +156,16 @@ class GameCommand(TranslatedHelp):
             super().format_options(ctx, formatter)
             return
         low, high = spec.min_players, spec.max_players
-        count = f"{low}" if low == high else f"{low} to {high}"
         old = players.help
-        default = spec.default_players
-        players.help = f"Number of players: {spec.title} is played by {count} (default {default})."
+        default, title = spec.default_players, i18n.render(spec.title)
+        if low == high:
+            players.help = _("Number of players: {title} is played by {n} (default {default}).").format(
+                title=title, n=low, default=default
+            )
+        else:
+            players.help = _(
+                "Number of players: {title} is played by {low} to {high} (default {default})."
+            ).format(title=title, low=low, high=high, default=default)
         try:
             super().format_options(ctx, formatter)
         finally:
@@ -1486,17 +1492,23 @@ def serve(
         from cardcore.web.app import create_app
         from cardcore.web.lobby import Lobby, default_names
     except ImportError as err:
-        raise CardcoreError(f"cardcore serve needs {err.name}: pip install cardcore (it brings it)") from None
+        raise CardcoreError(
+            T("cardcore serve needs {module}: pip install cardcore (it brings it)", module=err.name)
+        ) from None
     if game and table_names:
-        raise CardcoreError("give either GAME or --table, not both")
+        raise CardcoreError(T("give either GAME or --table, not both"))
     if lan:
         source = click.get_current_context().get_parameter_source("host")
         if source == click.core.ParameterSource.COMMANDLINE and host != "0.0.0.0":
-            raise CardcoreError(f"give either --lan or --host {host}, not both (--lan listens on 0.0.0.0)")
+            raise CardcoreError(
+                T("give either --lan or --host {host}, not both (--lan listens on 0.0.0.0)", host=host)
+            )
         host = "0.0.0.0"
     for origin in allow_origins:
         if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
-            raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
+            raise CardcoreError(
+                T("--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)", origin=origin)
+            )
     reg = registry()
     import signal
     import sqlite3
@@ -1507,7 +1519,9 @@ def serve(
     try:
         store = Store(state_path)
     except (OSError, sqlite3.Error) as err:
-        raise CardcoreError(f"{state_path}: cannot open the server's state ({err})") from None
+        raise CardcoreError(
+            T("{path}: cannot open the server's state ({error})", path=state_path, error=str(err))
+        ) from None
 
     def terminate(signum: int, frame: Any) -> None:  # SIGTERM: stop as Ctrl-C does (tables kept)
         raise KeyboardInterrupt
@@ -1532,7 +1546,7 @@ def serve(
             table.names = default_names(table, kinds)
             opened.append(lobby.start(table, kinds, seed, game))
         elif players is not None or seats or options or house_rules:
-            raise CardcoreError("--players, --seat, --option and --house-rule go with GAME")
+            raise CardcoreError(T("--players, --seat, --option and --house-rule go with GAME"))
         for name in table_names:
             opened.append(lobby.open_config(name, seed))
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -1543,9 +1557,20 @@ def serve(
             sock.bind((host, port))
         except (OSError, OverflowError) as err:
             sock.close()
-            hint = f"; try --port {port + 1}" if getattr(err, "errno", None) == 98 else ""
-            why = getattr(err, "strerror", None) or err
-            raise CardcoreError(f"cannot listen on {host}:{port} ({why}){hint}") from None
+            why = str(getattr(err, "strerror", None) or err)
+            if getattr(err, "errno", None) == 98:
+                raise CardcoreError(
+                    T(
+                        "cannot listen on {host}:{port} ({why}); try --port {next}",
+                        host=host,
+                        port=port,
+                        why=why,
+                        next=port + 1,
+                    )
+                ) from None
+            raise CardcoreError(
+                T("cannot listen on {host}:{port} ({why})", host=host, port=port, why=why)
+            ) from None
         sock.listen(2048)  # before the links are printed: a client that comes at once is queued, not refused
         port = sock.getsockname()[1]
         link_host = _link_host(host)
@@ -1553,21 +1578,39 @@ def serve(
         lobby.public_base = base
         hosts = _served_hosts(host, link_host)
         for session in opened:
-            click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
+            n = session.table.players
+            click.echo(
+                _n("{title}, {n} player: table {name}", "{title}, {n} players: table {name}", n).format(
+                    title=i18n.render(session.table.game.title), n=n, name=session.name
+                )
+            )
             for seat_no, token in session.links.items():
-                click.echo(f"  {session.table.names[seat_no]} (seat {seat_no}): {base}/seat/{token}")
-            click.echo(f"  watch: {base}/watch/{session.watch_link}")
+                click.echo(
+                    "  "
+                    + _("{name} (seat {seat}): {link}").format(
+                        name=session.table.names[seat_no], seat=seat_no, link=f"{base}/seat/{token}"
+                    )
+                )
+            click.echo("  " + _("watch: {link}").format(link=f"{base}/watch/{session.watch_link}"))
             code = session._info.get("code")
             if code:
-                click.echo(f"  join: {base}/join/{code}   (table code {code}: take a free seat there)")
+                click.echo(
+                    "  "
+                    + _("join: {link}   (table code {code}: take a free seat there)").format(
+                        link=f"{base}/join/{code}", code=code
+                    )
+                )
             if session.log_path is not None:
-                click.echo(f"  log: {session.log_path}")
+                click.echo("  " + _("log: {path}").format(path=session.log_path))
         for session in resumed:
             click.echo(
-                f"Resumed {session.table.game.title}: table {session.name} "
-                f"(the same seat links as before); watch: {base}/watch/{session.watch_link}"
+                _("Resumed {title}: table {name} (the same seat links as before); watch: {link}").format(
+                    title=i18n.render(session.table.game.title),
+                    name=session.name,
+                    link=f"{base}/watch/{session.watch_link}",
+                )
             )
-        click.echo(f"Lobby: {base}/   (Ctrl-C stops the server)", nl=True)
+        click.echo(_("Lobby: {link}   (Ctrl-C stops the server)").format(link=f"{base}/"), nl=True)
         config = uvicorn.Config(
             create_app(lobby, hosts, allow_origins),
             timeout_graceful_shutdown=1,  # then open connections are dropped: stopped within 2 s
@@ -1581,7 +1624,10 @@ def serve(
     finally:
         lobby.close(timeout=0.8)  # SIGTERM or Ctrl-C: every table at once, whatever they are doing
         store.close()
-    click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
+    if lobby.sessions:
+        click.echo(_("Server stopped. Game logs are in {folder}/.").format(folder=log_dir))
+    else:
+        click.echo(_("Server stopped."))
 
 
 def _served_hosts(host: str, link_host: str) -> set[str]:
