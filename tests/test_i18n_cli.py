@@ -14,6 +14,7 @@ from pseudo_locale import CODE, english_left
 from cardcore import i18n
 from cardcore.cli import main
 
+
 def _unmarked_game_words() -> set[str]:
     """The words of the game texts that are not a ``Text`` yet (a title, a
     summary, an option's description, a house rule's summary)."""
@@ -22,7 +23,8 @@ def _unmarked_game_words() -> set[str]:
         texts += [spec.title, spec.summary]
         texts += [f.description for f in spec.options_model.model_fields.values()]
     texts += [h.summary for h in REGISTRY.house_rules.values()]
-    return {w for t in texts if t and not isinstance(t, i18n.Text) for w in re.findall(r"[A-Za-z]{2,}", str(t))}
+    plain = [str(t) for t in texts if t and not isinstance(t, i18n.Text)]
+    return {w for t in plain for w in re.findall(r"[A-Za-z]{2,}", t)}
 
 
 # Game texts the game branches have not marked yet: they reach the CLI as plain
