@@ -155,8 +155,8 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         if deals == 1:
             # i18n: what wins: the side with the most cards in its pile at the end of the deal
             return T("most cards in the deal (P7)")
-        # i18n: what wins: the side with the most cards in its piles, added up over {n} deals
-        return Tn("most cards over {n} deals (P8)", "most cards over {n} deals (P8)", deals)
+        # i18n: what wins: the side with the most cards in its piles, added up over {n} deals (2 or more)
+        return Tn("most cards over {n} deal (P8)", "most cards over {n} deals (P8)", deals)
 
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:
