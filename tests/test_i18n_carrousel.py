@@ -183,7 +183,7 @@ def test_carrousel_position_errors_say_no_english(pseudo_locale: str, table: Any
         "piles": [[], []],
     }
     with pytest.raises(Exception) as info:
-        position_from_data(data, REGISTRY)
+        position_from_data(data, REGISTRY, "p.yaml")  # a file name: not language
     texts = [a for e in (info.value, info.value.__cause__, info.value.__context__) if e for a in e.args]
     marked = [t for t in texts if isinstance(t, i18n.Text) and problem in t]
     assert marked, f"{problem!r} not a Text in {texts!r}"
