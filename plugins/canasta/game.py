@@ -436,6 +436,8 @@ VIEW_ITEMS = (
     NP_("view item", "meld points"),
     # i18n: a label of a side's items: whether the discard pile is frozen for it (N9)
     NP_("view item", "frozen"),
+    # i18n: a label of a side's score in the match
+    NP_("view item", "points"),
     # i18n: the phase (a value of the view's "phase"): the player draws or takes the pile (N5)
     NP_("view item", "draw"),
     # i18n: the phase: the pile's top card is staged, the initial meld being made with it (N10)
