@@ -123,12 +123,14 @@ def explain(state: CanastaState, m: Move, legal: list[Move], may_out: bool, mini
     kind = m.kind
     if state.phase == ANSWER:
         if kind != "answer":
+            # i18n: the question asked by the partner, who wants to go out (end the deal, N12)
             return T('your partner asked "May I go out?": answer yes or no (N12)')
         return T("answer yes or no (N12)")
     if kind == "answer":
         return T('nobody asked you "May I go out?" (N12)')
     if m.card is not None and kind in NO_CARD:
         if kind == "take_pile":
+            # i18n: "the pile": the discard pile; its top card is melded with cards from the hand (N9)
             return T("taking the pile names the cards from your hand that meld its top card, with them (N9)")
         no_card = NO_CARD[kind]
         assert no_card is not None
@@ -141,9 +143,13 @@ def explain(state: CanastaState, m: Move, legal: list[Move], may_out: bool, mini
         return T("first draw from the stock or take the pile (N5)")
     if kind == "stop":
         if not state.last_red_three:
+            # i18n: "stop": the move that ends the deal when the stock's last card is a red three (N13a)
             return T("stop is only for the turn of the stock's last card, a red three (N13a)")
         if state.staged:
+            # i18n: "initial meld": the side's first melds, staged until laid down together (N10)
             return T("lay down or take back your initial meld first (N10)")
+        # i18n: "are down": are melded on the table; "go out": meld every card (but one discarded),
+        # ending the deal
         return T(
             "black threes are down or your partner said yes: you must go out this turn (N13c, N12c, N12)"
         )
@@ -188,6 +194,7 @@ def explain(state: CanastaState, m: Move, legal: list[Move], may_out: bool, mini
         return _after_lay(state, m, team, may_out, minimum)
     if kind == "commit":
         if not state.staged:
+            # i18n: "initial meld": the side's first melds, staged until laid down together (N10)
             return T("there is no initial meld staged to lay down (N10)")
         if meld_points(state.staged) < minimum:
             # i18n: {points}: the staged melds' points; {minimum}: what a side's first melds must reach (N10)
@@ -196,10 +203,12 @@ def explain(state: CanastaState, m: Move, legal: list[Move], may_out: bool, mini
                 points=meld_points(state.staged),
                 minimum=minimum,
             )
+        # i18n: "it": the staged initial meld (N10)
         return T("after laying it down you could not end your turn (G1)")
     if kind == "withdraw":
         if not state.staged:
             return T("there is no initial meld staged to take back")
+        # i18n: "go out": meld every card (but one discarded), ending the deal
         return T("you must go out this turn: your initial meld stays (N12, G1)")
     if kind == "ask_go_out":
         if state.players != 4:
@@ -269,6 +278,7 @@ def _meld_with(state: CanastaState, x: Card, hand: list[Card], team: int) -> Mov
         return missing
     c = found[0]
     if is_red_three(c):
+        # i18n: "laid for the side": put face up before the side, scoring for it (N7)
         return T("red threes are never melded: they are laid for the side (N7)")
     rest = [h for h in hand if h is not c]
     if WILD[c]:
@@ -280,6 +290,8 @@ def _meld_with(state: CanastaState, x: Card, hand: list[Card], team: int) -> Mov
             }
         )
         if not pairs:
+            # i18n: "wild cards": jokers and twos; "natural": a card that is not wild; "a meld": cards
+            # of one rank laid on the table (N8)
             return T("wild cards never meld alone: a meld needs two natural cards of its rank (N8)")
         r = pairs[0]
         nat = [h for h in rest if h.rank == r and not WILD[h]][:2]
@@ -325,10 +337,12 @@ def _meld_shape(state: CanastaState, m: Move, team: int) -> str | None:
     if any(is_red_three(c) for c in cards):
         return T("red threes are never melded: they are laid for the side (N7)")
     if r is None or any(c.rank != r for c in naturals):
+        # i18n: "natural": a card that is not wild (jokers and twos are wild)
         return T("a meld holds natural cards of one rank, and wild cards (N8)")
     if len(naturals) < 2:
         return T("a meld needs at least two natural cards (N8)")
     if len(cards) != 3:
+        # i18n: "add": put one card onto one's side's meld
         return T("a new meld is three cards; add more one at a time (N8)")
     if r == 3 and len(naturals) < 3:
         return T("black threes meld without wild cards (N8)")
@@ -336,6 +350,7 @@ def _meld_shape(state: CanastaState, m: Move, team: int) -> str | None:
         # i18n: {ranks}: a rank in the plural ("kings"); a side has one meld per rank
         return T("your side has a meld of {ranks} already: add to it (N8)", ranks=rank_words(r))
     if state.withdrew == "play" and not state.melds[team]:
+        # i18n: "it": the turn
         return T("you took back an initial meld this turn: no other is tried in it (G1)")
     return None
 
@@ -440,6 +455,7 @@ def _after_lay(state: CanastaState, m: Move, team: int, may_out: bool, minimum: 
             need=canastas_words(need),
         )
     if m.get("rank") == "3":
+        # i18n: "go out": meld every card (but one discarded), ending the deal
         return T(
             "black threes are melded only by a player who then goes out in the same turn "
             "(N8, N12c), and you could not meld every other card"
@@ -449,6 +465,7 @@ def _after_lay(state: CanastaState, m: Move, team: int, may_out: bool, minimum: 
 
 def _take(state: CanastaState, m: Move, team: int) -> str:
     if not state.discard:
+        # i18n: "the pile": the discard pile
         return T("the pile is empty")
     top = state.discard[-1]
     if WILD[top]:
@@ -458,6 +475,7 @@ def _take(state: CanastaState, m: Move, team: int) -> str:
         # i18n: {card}: the discard pile's top card
         return T("the pile's top card {card} is a black three: the pile cannot be taken (N6, N9)", card=top)
     if state.withdrew:
+        # i18n: "took back": undid the taking of the discard pile, in this turn
         return T("you took the pile back this turn: it cannot be taken again (G1)")
     hand = state.hands[state.to_act]
     named = list(m.get("cards", ()) or ())
@@ -477,6 +495,7 @@ def _take(state: CanastaState, m: Move, team: int) -> str:
     names = sorted(c.name for c in cards)
     if any(sorted(c.name for c in o.get("cards")) == names for o in take_options(state)):
         if not state.melds[team]:
+            # i18n: "initial minimum": the points a side's first melds must reach (N10)
             return T(
                 "the pile's top card and cards from your hand cannot reach your initial "
                 "minimum and still leave you a way to end your turn (N10a, G1)"
@@ -486,6 +505,7 @@ def _take(state: CanastaState, m: Move, team: int) -> str:
             "out (G1, N11)"
         )
     if len(hand) == 1 and len(state.discard) == 1:
+        # i18n: "the pile": the discard pile
         return T("holding one card you cannot take a pile of one card (N9)")
     naturals = [c for c in cards if not WILD[c]]
     if any(c.rank != top.rank for c in naturals) or len(cards) > 2:
@@ -516,5 +536,8 @@ def _take(state: CanastaState, m: Move, team: int) -> str:
         # i18n: {ranks}: the rank of the pile's top card, in the plural ("kings")
         return T("your side has no meld of {ranks} to take the pile onto (N9)", ranks=rank_words(top.rank))
     if cards and top.rank in state.melds[team] and len(naturals) < 2:
+        # i18n: "a natural pair": two cards of the top card's rank, neither wild
         return T("your side has a meld of that rank: take the pile onto it or with a natural pair (N9)")
+    # i18n: "naturals": cards that are not wild; "onto your meld": the top card added to the side's meld
+    # of its rank
     return T("take the pile with two naturals, a natural and a wild card, or onto your meld (N9)")
