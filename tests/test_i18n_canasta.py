@@ -6,6 +6,7 @@ each text's ``str`` is still its English (the logs' and golden files' value)."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +17,7 @@ from pseudo_locale import english_left
 
 from cardcore import i18n
 from cardcore.cards import Card, card
-from cardcore.game import Observation
+from cardcore.game import Observation, PositionError
 from cardcore.moves import Move
 from cardcore.position import position_from_data
 from cardcore.table import Table
@@ -238,3 +239,36 @@ def test_a_meld_shown_with_its_canasta(pseudo_locale: str) -> None:
         with i18n.using(pseudo_locale):
             shown = t.plugin.show_item(item, show, str)
         assert shown is not None and english_left(shown) == [], shown
+
+
+BAD_POSITIONS = [
+    {"melds": {0: [["KH", "QS", "KD"]]}},  # one rank
+    {"melds": {0: [["KH", "KS", "KD"], ["KC", "KH", "KS"]]}},  # two of a rank
+    {"melds": {0: [["KH", "KS"]]}},  # too short
+    {"melds": {0: [["2H", "2S", "JOKER"]]}},  # no natural card
+    {"melds": {0: [["3S", "3C", "JOKER"]]}},  # black threes with a wild card
+    {"melds": {0: "KH"}},  # not a list
+    {"red_threes": {0: ["3S"]}},
+    {"scores": {0: "many"}},
+    {"known": {1: ["AS"]}},
+    {"known": ["AS"]},
+    {"new_ranks": ["Z"]},
+    {"new_ranks": "K"},
+    {"pile_taker": 0},  # only with 3 players
+    {"hands": {0: [], 1: ["9C", "3H"], 2: [], 3: ["JOKER"]}, "went_out": None},  # a red three in hand
+    {"phase": "pile", "went_out": None},
+]
+
+
+@pytest.mark.parametrize("change", BAD_POSITIONS, ids=lambda c: ",".join(c))
+def test_position_errors_are_texts(pseudo_locale: str, change: dict) -> None:
+    """A position file's error (naming its field) is a text of the catalog."""
+    raw = {**yaml.safe_load((POSITIONS / "canasta" / "n14_score.yaml").read_text()), **change}
+    t = table(4)
+    with pytest.raises(PositionError) as err:
+        t.load_state(raw)
+    text = err.value.args[0]
+    assert isinstance(text, i18n.Text), text
+    fields = [w for v in text.args.values() for w in re.findall(r"[A-Za-z]+", str(v))]
+    assert english_left(said(text, pseudo_locale), allowed=fields) == [], said(text, pseudo_locale)
+    assert str(err.value) == i18n.render(text, "en")
