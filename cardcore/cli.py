@@ -981,7 +981,9 @@ def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> 
     def seat(s: int) -> str:
         if kinds[s] == "human":
             return _("{name} (a person)").format(name=table.names[s])
-        return _("{name} ({kind})").format(name=table.names[s], kind=kinds[s])
+        from cardcore.levels import level_name
+
+        return _("{name} ({kind})").format(name=table.names[s], kind=level_name(kinds[s]))
 
     sides = [" & ".join(seat(s) for s in side) for side in table.sides]
     if len(sides) == 2:

@@ -126,7 +126,19 @@ def show_value(
         return _show_dict(value, color, names, item, domain)
     if value is None:
         return "—"
+    if isinstance(value, str) and not isinstance(value, i18n.Text):
+        return value_word(value, domain)
     return say(value)
+
+
+def value_word(value: str, domain: str) -> str:
+    """A word among a view's values (Canasta's phase ``draw``, an answer
+    ``pending``) in the language in use, when the game's catalog has it as a
+    ``view item``; any other string (a name) as it is."""
+    said = i18n.pgettext("view item", value, domain=domain)
+    if said == value and domain != "cardcore":
+        said = i18n.pgettext("view item", value)
+    return said
 
 
 def _show_dict(

@@ -161,7 +161,7 @@ class Table:
     def goal(self) -> str:
         """What wins a match of this table, in words (the game's ``goal()``)."""
         goal = getattr(self.plugin, "goal", None)
-        return str(goal()) if callable(goal) else ""
+        return goal() if callable(goal) else ""  # a Text: said in each reader's language
 
     def describe(self) -> dict[str, Any]:
         """The table's config as JSON data (first line of a game log)."""

@@ -12,7 +12,7 @@ from cardcore.cards import Card
 from cardcore.deck import deal_rounds, shuffled
 from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, redeal_unseen, rules_page
 from cardcore.hookspecs import hookimpl
-from cardcore.i18n import N_, NP_, Text
+from cardcore.i18n import NP_, Text
 from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.seats import left_of, make_sides
@@ -45,7 +45,7 @@ class Options(BaseModel):
         default=None,
         gt=0,
         # i18n: the option "target": the points that win the match
-        description=N_("match target; default 5000, 7500 with 3 players (N1)"),
+        description=T("match target; default 5000, 7500 with 3 players (N1)"),
     )
 
 
@@ -452,6 +452,32 @@ VIEW_ITEMS = (
     NP_("view item", "yes"),
     # i18n: the partner's answer to "may I go out?"
     NP_("view item", "no"),
+)
+
+
+# The kinds of move as the terminal's menu groups them and a person may type
+# them (``meld 9 9 9``; ``pgettext("move kind", …)``, English always read too).
+MOVE_KINDS = (
+    # i18n: a kind of move (a group of the menu; typed: "meld 9 9 9"): draw from the stock (N5)
+    NP_("move kind", "draw"),
+    # i18n: a kind of move: take the discard pile (N9)
+    NP_("move kind", "take pile"),
+    # i18n: a kind of move: lay a new meld (N8)
+    NP_("move kind", "meld"),
+    # i18n: a kind of move: add cards to a meld of one's side
+    NP_("move kind", "add"),
+    # i18n: a kind of move: lay down the staged initial meld (N10)
+    NP_("move kind", "commit"),
+    # i18n: a kind of move: take back the staged initial meld (N10)
+    NP_("move kind", "withdraw"),
+    # i18n: a kind of move: ask the partner "may I go out?" (N12)
+    NP_("move kind", "ask go out"),
+    # i18n: a kind of move: answer the partner's "may I go out?" (N12)
+    NP_("move kind", "answer"),
+    # i18n: a kind of move: discard a card, ending the turn (N5)
+    NP_("move kind", "discard"),
+    # i18n: a kind of move: stop (end the turn without discarding, where allowed)
+    NP_("move kind", "stop"),
 )
 
 

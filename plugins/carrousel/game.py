@@ -505,3 +505,17 @@ SPEC = GameSpec(
     ),
     features=features,
 )
+
+
+# The kinds of move as the terminal's menu groups them and a person may type them
+# (``pgettext("move kind", …)``, English always read too).
+MOVE_KINDS = (
+    # i18n: a kind of move: take table cards adding up to the card played (C6)
+    NP_("move kind", "capture"),
+    # i18n: a kind of move: make a build on the table (C8)
+    NP_("move kind", "build"),
+    # i18n: a kind of move: sweep the table with the broom
+    NP_("move kind", "sweep"),
+    # i18n: a kind of move: lay a card on the table, taking nothing (C10)
+    NP_("move kind", "trail"),
+)

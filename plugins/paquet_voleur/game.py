@@ -370,3 +370,15 @@ SPEC = GameSpec(
     ),
     features=features,
 )
+
+
+# The kinds of move as the terminal's menu groups them and a person may type them
+# (``pgettext("move kind", …)``, English always read too).
+MOVE_KINDS = (
+    # i18n: a kind of move: take the table cards of the card's rank
+    NP_("move kind", "pair"),
+    # i18n: a kind of move: steal a side's pile
+    NP_("move kind", "steal"),
+    # i18n: a kind of move: lay a card on the table, taking nothing
+    NP_("move kind", "trail"),
+)
