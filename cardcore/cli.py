@@ -586,15 +586,17 @@ def _table_from_args(
 
 
 def seat_names(table: Table, kinds: list[str]) -> list[str]:
-    """Names seen from seat 0: You, then Left, Partner/Across, Right (clockwise)."""
+    """Names seen from seat 0: You, then Left, Partner/Across, Right
+    (clockwise), in the language in use (they are the table's names: a log
+    keeps them as they were said)."""
     where = {
-        2: ["You", "Opponent"],
-        3: ["You", "Left", "Right"],
-        4: ["You", "Left", "Partner" if table.partnerships else "Across", "Right"],
-    }.get(table.players, [f"Seat {i}" for i in range(table.players)])
+        2: [_("You"), _("Opponent")],
+        3: [_("You"), _("Left"), _("Right")],
+        4: [_("You"), _("Left"), _("Partner") if table.partnerships else _("Across"), _("Right")],
+    }.get(table.players, [_("Seat {i}").format(i=i) for i in range(table.players)])
     if kinds[0] != "human":
-        where[0] = "South" if table.players == 4 else "Seat 0"
-    return [f"Player {i}" if k == "human" and i else where[i] for i, k in enumerate(kinds)]
+        where[0] = _("South") if table.players == 4 else _("Seat {i}").format(i=0)
+    return [_("Player {i}").format(i=i) if k == "human" and i else where[i] for i, k in enumerate(kinds)]
 
 
 def _default_bot(table: Table) -> str:

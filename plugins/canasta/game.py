@@ -12,7 +12,7 @@ from cardcore.cards import Card
 from cardcore.deck import deal_rounds, shuffled
 from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, redeal_unseen, rules_page
 from cardcore.hookspecs import hookimpl
-from cardcore.i18n import NP_, Text
+from cardcore.i18n import NP_, Text, gettext
 from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.seats import left_of, make_sides
@@ -387,7 +387,7 @@ def _redeal(state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
 def red_threes_laid(who: list[str], new: list[Card]) -> Text:
     """The event of red threes laid (N7) by a side's players ``who``."""
     n = len(new)
-    if who == ["You"]:  # the person at the terminal ("You lay", not "You lays")
+    if who in (["You"], [gettext("You")]):  # the person at the terminal ("You lay", not "You lays")
         # i18n: an event (N7): red threes are laid face up for the side; {cards}: the threes laid
         return Tn("You lay the red three {cards} (N7)", "You lay the red threes {cards} (N7)", n, cards=new)
     if len(who) == 1:
