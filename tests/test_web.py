@@ -281,6 +281,7 @@ def test_unknown_links_are_refused(tmp_path, registry):
             assert ws.receive_json() == {
                 "type": "error",
                 "error": "unknown link: no such seat or table",
+                "say": {"t": "unknown link: no such seat or table", "d": "cardcore"},  # the same as data
                 "fatal": True,
             }
             with pytest.raises(starlette_testclient.WebSocketDisconnect) as closed:

@@ -10,6 +10,7 @@ seat, and the static assets (shipped in the package: no CDN, works offline).
     GET  /api/tables/ID/qr.svg    a QR code of the table's join page
     GET  /api/join/CODE    the table of that code, its open seats and its join address
     GET  /join/CODE        the join page: the open seats, each with *Take this seat*
+    GET  /i18n/LANG.json   a page's catalog in LANG (``auto``: as Accept-Language prefers; see ``catalogs``)
     GET  /seat/<token>     a person's table page (his secret link)
     GET  /watch/<token>    the spectators' page
     WS   /ws/<token>       frames out, messages in (see ``session``)
@@ -46,6 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from cardcore.errors import CardcoreError
+from cardcore.i18n import T, to_data
 from cardcore.text import one_line
 from cardcore.web.lobby import LimitError, Lobby, NoSuchTable, SeatError
 from cardcore.web.session import Subscriber
@@ -228,6 +230,15 @@ def create_app(
     async def catalog(request: Request) -> Response:
         return JSONResponse(lobby.catalog())
 
+    async def page_catalog(request: Request) -> Response:
+        from cardcore.web import catalogs
+
+        lang = catalogs.wanted(request.path_params["lang"], request.headers.get("accept-language"))
+        if lang is None:
+            return JSONResponse({"error": "no such language"}, status_code=404)
+        data = await asyncio.to_thread(catalogs.page_catalog, lang)
+        return JSONResponse(data, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
     async def tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse({"tables": lobby.tables(), "base": base_of(request)})
@@ -336,15 +347,14 @@ def create_app(
         await ws.accept()
         found = await asyncio.to_thread(lobby.claim, ws.path_params["token"])  # the seat is his now
         if found is None:
-            await ws.send_json(
-                {"type": "error", "error": "unknown link: no such seat or table", "fatal": True}
-            )
+            unknown = T("unknown link: no such seat or table")
+            await ws.send_json({"type": "error", "error": unknown, "say": to_data(unknown), "fatal": True})
             await ws.close(code=4404)
             return
         client = ws.client.host if ws.client else "?"
         if open_from[client] >= max_connections:
-            error = f"too many connections from your address ({max_connections} at most)"
-            await ws.send_json({"type": "error", "error": error, "fatal": True})
+            error = T("too many connections from your address ({n} at most)", n=max_connections)
+            await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
             await ws.close(code=CROWDED)
             return
         open_from[client] += 1
@@ -357,7 +367,8 @@ def create_app(
                 loop.call_soon_threadsafe(out.put, kind, text)
 
         def refuse(error: str) -> None:
-            out.put("error", json.dumps({"type": "error", "error": error}))
+            # "say": the same text as data, said in the page's language (cardcore.i18n.to_data)
+            out.put("error", json.dumps({"type": "error", "error": error, "say": to_data(error)}))
 
         # ?changes=1: the page patches change frames (docs/WEB.md); else whole frames only
         changes = ws.query_params.get("changes") == "1"
@@ -379,6 +390,7 @@ def create_app(
         Route("/", lobby_page),
         Route("/favicon.ico", lambda request: RedirectResponse("/static/icon.svg")),
         Route("/api/catalog", catalog),
+        Route("/i18n/{lang}.json", page_catalog),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", close_table, methods=["DELETE"]),
         Route("/api/tables/{id}/seats/{seat}", take_seat, methods=["POST"]),
@@ -414,11 +426,11 @@ def answer(session: Any, seat: int | None, text: str, sub: Subscriber | None = N
     """A message's text → None (taken) or the error to send back.
     ``{"type": "resync"}`` (any link) asks for a whole frame next."""
     if len(text) > MAX_MESSAGE:
-        return f"message too long ({len(text)} characters)"
+        return T("message too long ({n} characters)", n=len(text))
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: an array nested thousands deep
-        return "not JSON: " + one_line(text, 40)
+        return T("not JSON: {text}", text=one_line(text, 40))
     if sub is not None and isinstance(message, dict) and message.get("type") == "resync":
         session.resync(sub)
         return None
@@ -435,7 +447,7 @@ async def _receive(ws: WebSocket, session: Any, sub: Subscriber, refuse: Any) ->
                 return
             text = message.get("text")
             if text is None:
-                refuse("send text: a JSON object")
+                refuse(T("send text: a JSON object"))
                 continue
             error = answer(session, sub.seat, text, sub)
             if error:
@@ -455,8 +467,8 @@ async def _send(ws: WebSocket, out: Outbox, resync: Any) -> None:
                 resync()
                 continue
             if kind == _KICK:
-                error = "this seat was opened in another window"
-                await ws.send_json({"type": "error", "error": error, "fatal": True})
+                error = T("this seat was opened in another window")
+                await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
                 await ws.close(code=4001)
                 return
             if kind == "slow":
