@@ -352,7 +352,7 @@ def test_the_lobby_opens_tables_and_validates_them(tmp_path, registry):
             assert r.status_code == 400 and error in r.json()["error"], (body, r.json())
             assert "\n" not in r.json()["error"]
         r = http.post("/api/tables", content=b"{oops", headers={"content-type": "application/json"})
-        assert r.status_code == 400 and r.json() == {"error": "expected a JSON object"}
+        assert r.status_code == 400 and r.json()["error"] == "expected a JSON object"
         made = http.post("/api/tables", json={"table": "karuzele"})
         assert made.status_code == 201
         links = made.json()

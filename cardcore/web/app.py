@@ -47,7 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from cardcore.errors import CardcoreError
-from cardcore.i18n import T, to_data
+from cardcore.i18n import T, Text, to_data
 from cardcore.text import one_line
 from cardcore.web.lobby import LimitError, Lobby, NoSuchTable, SeatError
 from cardcore.web.session import Subscriber
@@ -235,7 +235,7 @@ def create_app(
 
         lang = catalogs.wanted(request.path_params["lang"], request.headers.get("accept-language"))
         if lang is None:
-            return JSONResponse({"error": "no such language"}, status_code=404)
+            return error_answer(T("no such language"), 404)
         data = await asyncio.to_thread(catalogs.page_catalog, lang)
         return JSONResponse(data, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
@@ -244,20 +244,20 @@ def create_app(
             return JSONResponse({"tables": lobby.tables(), "base": base_of(request)})
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":  # a cross-site form cannot send it without the browser asking
-            return JSONResponse({"error": "send the table as application/json"}, status_code=415)
+            return error_answer(T("send the table as application/json"), 415)
         body = await request.body()
         if len(body) > MAX_BODY:
-            return JSONResponse({"error": "the form is too large"}, status_code=413)
+            return error_answer(T("the form is too large"), 413)
         client = request.client.host if request.client else "?"
         try:
             data = json.loads(body)
             session = await asyncio.to_thread(lobby.open_data, data, client)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+            return error_answer(T("expected a JSON object"), 400)
         except LimitError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=429)
+            return error_answer(error_text(err), 429)
         except CardcoreError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=400)
+            return error_answer(error_text(err), 400)
         # whoever made it may close it (the token is kept hashed)
         made = {**links(session), "owner": session.owner_token, "base": base_of(request)}
         return JSONResponse(made, status_code=201)
@@ -272,10 +272,10 @@ def create_app(
         except (ValueError, UnicodeDecodeError, RecursionError, KeyError):
             token = None
         if not isinstance(token, str):
-            return JSONResponse({"error": "owner: the token given when the table was made"}, status_code=400)
+            return error_answer(T("owner: the token given when the table was made"), 400)
         closed = await asyncio.to_thread(lobby.close_table, request.path_params["id"], token)
         if not closed:  # no such table, or not its maker: the same answer
-            return JSONResponse({"error": "no table of yours with that id"}, status_code=404)
+            return error_answer(T("no table of yours with that id"), 404)
         return JSONResponse({"closed": request.path_params["id"]})
 
     async def take_seat(request: Request) -> Response:
@@ -286,7 +286,7 @@ def create_app(
             data = json.loads((await request.body())[:MAX_BODY])
             name = data.get("name") if isinstance(data, dict) else None
         except (ValueError, UnicodeDecodeError, RecursionError):
-            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+            return error_answer(T("expected a JSON object"), 400)
         said = request.path_params["seat"]
         seat = int(said) if said.isascii() and said.isdigit() and len(said) < 4 else said
         client = request.client.host if request.client else "?"
@@ -294,13 +294,13 @@ def create_app(
         try:
             session, token = await asyncio.to_thread(lobby.take, table_id, seat, name, client)
         except NoSuchTable as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=404)
+            return error_answer(error_text(err), 404)
         except SeatError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=409)
+            return error_answer(error_text(err), 409)
         except LimitError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=429)
+            return error_answer(error_text(err), 429)
         except CardcoreError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=400)
+            return error_answer(error_text(err), 400)
         answer = {
             "id": session.id,
             "name": session.name,
@@ -314,7 +314,7 @@ def create_app(
     async def join_data(request: Request) -> Response:
         session = lobby.by_code(request.path_params["code"])
         if session is None:
-            return JSONResponse({"error": "no table with that code"}, status_code=404)
+            return error_answer(T("no table with that code"), 404)
         found = lobby.describe(session)
         return JSONResponse({"table": found, "url": base_of(request) + found["join"]})
 
@@ -408,6 +408,18 @@ def create_app(
 
     app = Starlette(routes=routes, exception_handlers={404: missing})
     return Guard(app, hosts, origins)
+
+
+def error_text(err: Exception) -> str:
+    """An error's text: the ``Text`` it carries (said in each page's language), else its line."""
+    first = err.args[0] if err.args else None
+    return first if isinstance(first, Text) else one_line(str(err))
+
+
+def error_answer(error: str, status: int) -> JSONResponse:
+    """``{"error": TEXT, "say": DATA}``: the English line, and the same as data
+    (``cardcore.i18n.to_data``) that the page says in its language."""
+    return JSONResponse({"error": error, "say": to_data(error)}, status_code=status)
 
 
 def qr_svg(url: str) -> str:
