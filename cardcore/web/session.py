@@ -405,7 +405,7 @@ class TableSession:
             self._error = T(
                 "this table stopped: {who} ran past the move timeout ({seconds} s)",
                 who=who,
-                seconds=f"{self.move_timeout:g}",
+                seconds=format(self.move_timeout, "g"),
             )
             self._pending.clear()
             self.ended = time.monotonic()
@@ -690,8 +690,8 @@ class TableSession:
             return T(
                 "cover: {name} has been away less than {limit} s; wait {left} s",
                 name=name,
-                limit=f"{self.away_limit:g}",
-                left=f"{left:.0f}",
+                limit=format(self.away_limit, "g"),
+                left=format(left, ".0f"),
             )
         self._covered.add(seat)
         self._journal({"t": "cover", "seat": seat})  # a resumed table is the same
