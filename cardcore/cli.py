@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 import click
 
 from cardcore import i18n
-from cardcore.i18n import N_, _
+from cardcore.i18n import N_, T, _, _n
 from cardcore.seeds import fresh_seed
 from cardcore.text import describe, one_line
 
@@ -156,10 +156,16 @@ class GameCommand(TranslatedHelp):
             super().format_options(ctx, formatter)
             return
         low, high = spec.min_players, spec.max_players
-        count = f"{low}" if low == high else f"{low} to {high}"
         old = players.help
-        default = spec.default_players
-        players.help = f"Number of players: {spec.title} is played by {count} (default {default})."
+        default, title = spec.default_players, i18n.render(spec.title)
+        if low == high:
+            players.help = _("Number of players: {title} is played by {n} (default {default}).").format(
+                title=title, n=low, default=default
+            )
+        else:
+            players.help = _(
+                "Number of players: {title} is played by {low} to {high} (default {default})."
+            ).format(title=title, low=low, high=high, default=default)
         try:
             super().format_options(ctx, formatter)
         finally:
@@ -199,16 +205,22 @@ class CardcoreGroup(TranslatedHelp, click.Group):
             click.echo(err.ctx.get_help())
             sys.exit(0)
         except click.ClickException as err:
-            hint = ""
+            said = one_line(
+                i18n.render(err.message) if isinstance(err.message, i18n.Text) else err.format_message()
+            )
             if isinstance(err, click.UsageError) and err.ctx is not None:
-                hint = f" (see `{err.ctx.command_path} --help`)"
-            click.echo(f"error: {one_line(err.format_message())}{hint}", err=True)
+                line = _("error: {message} (see `{command} --help`)").format(
+                    message=said, command=err.ctx.command_path
+                )
+            else:
+                line = _("error: {message}").format(message=said)
+            click.echo(line, err=True)
             sys.exit(err.exit_code)
         except click.exceptions.Abort:
-            click.echo("\nAborted.", err=True)
+            click.echo("\n" + _("Aborted."), err=True)
             sys.exit(130)
         except KeyboardInterrupt:
-            click.echo("\nInterrupted.", err=True)
+            click.echo("\n" + _("Interrupted."), err=True)
             sys.exit(130)
         except BrokenPipeError:  # `cardcore games | head -1`: the reader has gone
             with contextlib.suppress(OSError):
@@ -218,10 +230,20 @@ class CardcoreGroup(TranslatedHelp, click.Group):
             if debug:
                 raise
             command = " ".join(a for a in argv[:1] if not a.startswith("-")) or "cardcore"
+            where = culprit(err)
+            if where:
+                line = _(
+                    "error: internal error in `cardcore {command}` in plugin code ({where}; "
+                    "CARDCORE_DISABLE_PLUGINS=<its entry point> leaves it out): {error} "
+                    "(run with --debug or {env}=1 for the traceback)"
+                )
+            else:
+                line = _(
+                    "error: internal error in `cardcore {command}`: {error} "
+                    "(run with --debug or {env}=1 for the traceback)"
+                )
             click.echo(
-                f"error: internal error in `cardcore {command}`{culprit(err)}: {describe(err)} "
-                f"(run with --debug or {DEBUG_ENV}=1 for the traceback)",
-                err=True,
+                line.format(command=command, where=where, error=_described(err), env=DEBUG_ENV), err=True
             )
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
@@ -231,9 +253,8 @@ CORE = ("cardcore", "pluggy", "click", "pydantic", "yaml")
 
 
 def culprit(err: BaseException) -> str:
-    """`` in plugin X (package P; CARDCORE_DISABLE_PLUGINS …)`` when the error
-    was raised in a plugin's code (the innermost frame outside the core and the
-    standard library), else ""."""
+    """``MODULE, package P`` when the error was raised in a plugin's code (the
+    innermost frame outside the core and the standard library), else ""."""
     import traceback
 
     stdlib = os.path.dirname(os.__file__)
@@ -250,8 +271,19 @@ def culprit(err: BaseException) -> str:
     from cardcore.plugins import package_of
 
     package = package_of(module)
-    where = f"{module}" + (f", package {package}" if package else "")
-    return f" in plugin code ({where}; CARDCORE_DISABLE_PLUGINS=<its entry point> leaves it out)"
+    if package:
+        return _("{module}, package {package}").format(module=module, package=package)
+    return str(module)
+
+
+def _described(err: BaseException) -> str:
+    """``describe(err)`` with its message in the language in use where it is a ``Text``."""
+    from cardcore.errors import message
+
+    said = message(err)
+    if not isinstance(said, i18n.Text):
+        return describe(err)
+    return f"{type(err).__name__}: {one_line(i18n.render(said), 160)}"
 
 
 def friendly(fn: F) -> F:
@@ -259,12 +291,12 @@ def friendly(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from cardcore.errors import CardcoreError
+        from cardcore.errors import CardcoreError, message
 
         try:
             return fn(*args, **kwargs)
         except CardcoreError as err:
-            raise UserError(one_line(str(err), 600)) from None
+            raise UserError(one_line(i18n.render(message(err)), 600)) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -278,7 +310,7 @@ class Env:
 
         reg = discover()
         for warning in reg.warnings:
-            click.echo(f"warning: {warning}", err=True)
+            click.echo(_("warning: {message}").format(message=i18n.render(warning)), err=True)
         return reg
 
 
@@ -297,7 +329,7 @@ class OptionParam(click.ParamType):  # type: ignore[type-arg]  # generic in newe
             return value
         key, sep, text = str(value).partition("=")
         if not sep or not key.strip():
-            self.fail(f"{value!r}: expected KEY=VALUE, e.g. deck=54", param, ctx)
+            self.fail(_("{value!r}: expected KEY=VALUE, e.g. deck=54").format(value=value), param, ctx)
         import yaml
 
         try:
@@ -320,7 +352,9 @@ class SeatParam(click.ParamType):  # type: ignore[type-arg]
         seat, sep, kind = str(value).partition("=")
         seat = seat.strip()
         if not sep or not kind.strip() or not (seat.isascii() and seat.isdigit()) or len(seat) > 3:
-            self.fail(f"{value!r}: expected SEAT=KIND, e.g. --seat 1=greedy", param, ctx)
+            self.fail(
+                _("{value!r}: expected SEAT=KIND, e.g. --seat 1=greedy").format(value=value), param, ctx
+            )
         return int(seat), kind.strip()
 
 
@@ -331,7 +365,13 @@ class FilePath(click.Path):
         try:
             return super().convert(value, param, ctx)
         except (ValueError, OSError) as err:
-            self.fail(f"{one_line(str(value), 80)!r} is not a usable file name ({err})", param, ctx)
+            self.fail(
+                _("{name!r} is not a usable file name ({error})").format(
+                    name=one_line(str(value), 80), error=err
+                ),
+                param,
+                ctx,
+            )
 
 
 def parse_options(pairs: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
@@ -342,7 +382,13 @@ def parse_seats(pairs: tuple[tuple[int, str], ...], players: int) -> dict[int, s
     out: dict[int, str] = {}
     for seat, kind in pairs:
         if seat >= players:
-            raise UserError(f"--seat {seat}={kind}: no seat {seat} at a {players}-player table")
+            raise UserError(
+                _n(
+                    "--seat {seat}={kind}: no seat {seat} at a {n}-player table",
+                    "--seat {seat}={kind}: no seat {seat} at a {n}-player table",
+                    players,
+                ).format(seat=seat, kind=kind, n=players)
+            )
         out[seat] = kind
     return out
 
@@ -411,16 +457,28 @@ def games(as_json: bool) -> None:
     """List the installed games, their player counts and options."""
     from cardcore.plugins import game_catalog
 
-    rows = game_catalog(registry())
+    reg = registry()
+    rows = game_catalog(reg)
     if as_json:
         click.echo(json.dumps({"games": rows}, indent=2))
         return
     for r in rows:
-        click.echo(f"{r['name']:<16} {r['title']} — {r['min_players']}-{r['max_players']} players")
+        g = reg.games[r["name"]]
+        low, high = r["min_players"], r["max_players"]
+        count = _n("{low}-{high} player", "{low}-{high} players", high).format(low=low, high=high)
+        # i18n: a game listed by `cardcore games`: its title, then how many play it ("2-4 players")
+        click.echo(
+            f"{r['name']:<16} " + _("{title} — {count}").format(title=i18n.render(g.title), count=count)
+        )
         if r["summary"]:
-            click.echo(f"{'':16} {r['summary']}")
+            click.echo(f"{'':16} {i18n.render(g.summary)}")
         for key, o in r["options"].items():
-            click.echo(f"{'':16} --option {key}=…  (default {o['default']!r}) {o['description']}")
+            click.echo(
+                f"{'':16} "
+                + _("--option {key}=…  (default {default!r}) {description}").format(
+                    key=key, default=o["default"], description=option_description(g, key, o["description"])
+                )
+            )
 
 
 @main.command("house-rules")
@@ -436,26 +494,78 @@ def house_rules_cmd(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"house_rules": rows}, indent=2))
         return
-    for r in rows:
-        click.echo(f"{r['name']:<40} [{r['game']}] {r['summary']}")
+    for r, h in zip(rows, sorted(reg.house_rules.values(), key=lambda h: h.name), strict=True):
+        click.echo(f"{r['name']:<40} [{r['game']}] {i18n.render(h.summary)}")
+
+
+def option_description(spec: Any, key: str, fallback: Any = "") -> str:
+    """An option's description in the language in use: the game's own text
+    (a ``Text`` once the game marks it), read off its options model."""
+    field = spec.options_model.model_fields.get(key)
+    said = field.description if field is not None and field.description is not None else fallback
+    return i18n.render(said)
+
+
+def rules_page_in(spec: Any, lang: str) -> tuple[str, bool]:
+    """The game's rules page in ``lang`` (``rules.<lang>.md`` beside its
+    ``rules.md``) and whether it is in that language: else the page it has."""
+    import inspect
+
+    page = spec.rules_page
+    try:
+        takes_language = bool(inspect.signature(page).parameters)
+    except (TypeError, ValueError):
+        takes_language = False
+    english = page()
+    if lang == i18n.SOURCE:
+        return english, True
+    if not takes_language:
+        return english, False
+    said = page(lang)
+    return said, said != english
 
 
 @main.command()
 @click.argument("game")
+@click.option(
+    "--lang",
+    metavar="CODE",
+    is_eager=True,
+    expose_value=False,
+    callback=_choose_language,
+    help="The language of the page (as `cardcore --lang CODE rules GAME`).",
+)
 @friendly
 def rules(game: str) -> None:
     """Show a game's rules page, its options and house rules."""
     reg = registry()
     g = reg.game(game)  # an unknown name is a one-line error with a suggestion
-    click.echo(g.rules_page().rstrip())
-    click.echo("\nOptions (--option KEY=VALUE):")
+    page, translated = rules_page_in(g, i18n.language())
+    if not translated:
+        click.echo(
+            _(
+                "(The rules page of {title} is not translated into {language} yet: here it is in English.)"
+            ).format(
+                title=i18n.render(g.title), language=i18n.LANGUAGES.get(i18n.language(), i18n.language())
+            )
+            + "\n"
+        )
+    click.echo(page.rstrip())
+    click.echo("\n" + _("Options (--option KEY=VALUE):"))
     for key, prop in g.options_model.model_json_schema().get("properties", {}).items():
-        click.echo(f"  {key} (default {prop.get('default')!r}): {prop.get('description', '')}")
+        click.echo(
+            "  "
+            + _("{key} (default {default!r}): {description}").format(
+                key=key,
+                default=prop.get("default"),
+                description=option_description(g, key, prop.get("description", "")),
+            )
+        )
     hrs = reg.house_rules_for(game)
     if hrs:
-        click.echo("\nHouse rules (--house-rule NAME):")
+        click.echo("\n" + _("House rules (--house-rule NAME):"))
         for h in hrs:
-            click.echo(f"  {h.name}: {h.summary}")
+            click.echo(f"  {h.name}: {i18n.render(h.summary)}")
 
 
 def _table_from_args(
@@ -466,13 +576,13 @@ def _table_from_args(
     house_rules: tuple[str, ...],
     names: list[str] | None = None,
 ) -> Table:
-    from cardcore.errors import CardcoreError, TableError
+    from cardcore.errors import CardcoreError, TableError, message
     from cardcore.table import Table
 
     try:
         return Table.from_names(reg, game, players, parse_options(options), house_rules, names)
     except TableError as err:
-        raise CardcoreError(str(err)) from None
+        raise CardcoreError(message(err)) from None
 
 
 def seat_names(table: Table, kinds: list[str]) -> list[str]:
@@ -568,10 +678,12 @@ def play(
         from cardcore.errors import CardcoreError
 
         if resume_path is not None:
-            raise CardcoreError("give either --resume FILE or --last, not both")
+            raise CardcoreError(T("give either --resume FILE or --last, not both"))
         resume_path = newest()
         if resume_path is None:
-            raise CardcoreError(f"no game to go on with: {state_dir()} holds no autosaved game")
+            raise CardcoreError(
+                T("no game to go on with: {folder} holds no autosaved game", folder=state_dir())
+            )
     given_seed = seed is not None
     where = _PlaySource(
         game, players, options, house_rules, table_name, config_path, resume_path, from_path, log_path
@@ -584,13 +696,17 @@ def play(
         kinds[seat] = kind
     if table_name and "human" not in kinds:
         click.echo(
-            f"The table {table_name!r} gives every seat to a bot: it plays itself. To play, give a "
-            "seat `kind: human` in the file, or add --seat 0=human."
+            _(
+                "The table {name!r} gives every seat to a bot: it plays itself. To play, give a "
+                "seat `kind: human` in the file, or add --seat 0=human."
+            ).format(name=table_name)
         )
     if not table_name and resume_path is None:
         table.names = seat_names(table, kinds)
     if where.first_deal is not None:
-        click.echo(f"From {from_path}: the position's deal first, then the match goes on.")
+        click.echo(
+            _("From {path}: the position's deal first, then the match goes on.").format(path=from_path)
+        )
     _quiet_trace(table, kinds, trace_reveals)
     _run_play(
         table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed, move_timeout
@@ -633,9 +749,9 @@ class _PlaySource:
             from cardcore import config as config_mod
 
             if self.game:
-                raise CardcoreError("give either GAME or --table, not both")
+                raise CardcoreError(T("give either GAME or --table, not both"))
             if self.players is not None:
-                raise CardcoreError("--players comes from the table's config with --table")
+                raise CardcoreError(T("--players comes from the table's config with --table"))
             table, kinds, seed = config_mod.load_table(
                 self.config_path, self.table_name, reg, parse_options(self.options), list(self.house_rules)
             )
@@ -643,7 +759,7 @@ class _PlaySource:
         if self.game:
             table = _table_from_args(reg, self.game, self.players, self.options, self.house_rules)
             return table, ["human"] + [_default_bot(table)] * (table.players - 1), None
-        raise CardcoreError("name a game (see `cardcore games`) or a --table of games.yaml")
+        raise CardcoreError(T("name a game (see `cardcore games`) or a --table of games.yaml"))
 
     def _resumed(self, reg: Registry) -> tuple[Table, list[str], int | None]:
         from cardcore.errors import CardcoreError
@@ -652,14 +768,14 @@ class _PlaySource:
         path = self.resume_path
         assert path is not None
         if self.game or self.table_name or self.from_path or self.players is not None:
-            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
+            raise CardcoreError(T("--resume goes on with the game the file states (and in that file)"))
         if self.options or self.house_rules or self.log_path:
-            raise CardcoreError("--resume goes on with the game the file states (and in that file)")
+            raise CardcoreError(T("--resume goes on with the game the file states (and in that file)"))
         table, head, self.resume_match, self.resume_state = resume_point(path, reg)
         if self.resume_match is not None and self.resume_match.over:
-            raise CardcoreError(f"{path}: the match is over; nothing to resume")
+            raise CardcoreError(T("{path}: the match is over; nothing to resume", path=path))
         kinds = [str(k) for k in head.get("seats") or []] or ["human"] + ["random"] * (table.players - 1)
-        click.echo(f"Resuming {path}.")
+        click.echo(_("Resuming {path}.").format(path=path))
         return table, kinds, head.get("seed")
 
     def _from_position(self, reg: Registry) -> tuple[Table, list[str], int | None]:
@@ -669,12 +785,21 @@ class _PlaySource:
         path = self.from_path
         assert path is not None
         if self.table_name or self.players is not None or self.options or self.house_rules:
-            raise CardcoreError("--from: the position file states the game, players, options and house rules")
+            raise CardcoreError(
+                T("--from: the position file states the game, players, options and house rules")
+            )
         table, self.first_deal = read_position(path, reg)
         if self.game and self.game != table.game.name:
-            raise CardcoreError(f"--from: {path} is a {table.game.name} position, not {self.game}")
+            raise CardcoreError(
+                T(
+                    "--from: {path} is a {game} position, not {named}",
+                    path=path,
+                    game=table.game.name,
+                    named=self.game,
+                )
+            )
         if table.is_deal_over(self.first_deal):
-            raise CardcoreError(f"--from: the deal in {path} is over; nothing to play")
+            raise CardcoreError(T("--from: the deal in {path} is over; nothing to play", path=path))
         return table, ["human"] + [_default_bot(table)] * (table.players - 1), None
 
 
@@ -685,8 +810,10 @@ def _quiet_trace(table: Table, kinds: list[str], trace_reveals: bool) -> None:
     if os.environ.get(ENV_TRACE) and "human" in kinds and not trace_reveals:
         table.pm.trace.root.setwriter(None)
         click.echo(
-            f"warning: {ENV_TRACE} is ignored: tracing shows every hand; "
-            "add --trace-reveals-hands to trace anyway",
+            _(
+                "warning: {variable} is ignored: tracing shows every hand; "
+                "add --trace-reveals-hands to trace anyway"
+            ).format(variable=ENV_TRACE),
             err=True,
         )
 
@@ -716,7 +843,7 @@ def _run_play(
     printer = Printer(table)
     printer.pause_between_deals = person_here
     listeners: list[Listener] = [printer]
-    kept = f" The log so far is in {log_path}." if log_path else ""
+    kept = " " + _("The log so far is in {path}.").format(path=log_path) if log_path else ""
     journal_path = autosave_path(table.game.name) if person_here else None
     before = resume_path.read_text(encoding="utf-8") if resume_path is not None else ""
     memory = io.StringIO()
@@ -745,7 +872,7 @@ def _run_play(
             if journal is None:
                 return None
             journal.sync()  # the moves played so far stay resumable
-            return "; the game is autosaved up to its last move (`cardcore play --last`)"
+            return _("; the game is autosaved up to its last move (`cardcore play --last`)")
 
         arm(move_timeout, "play", kept_on_overrun)
 
@@ -761,7 +888,7 @@ def _run_play(
             log.stream = stream
             saved[0] = path
         log.save()
-        return f"saved to {saved[0]}; `cardcore play --resume {saved[0]}` goes on from here"
+        return _("saved to {path}; `cardcore play --resume {path}` goes on from here").format(path=saved[0])
 
     people = [i for i, p in enumerate(player_objs) if isinstance(p, HumanPlayer)]
     for i in people:
@@ -789,12 +916,12 @@ def _run_play(
     except QuitGame:
         if journal is not None:
             journal.remove()  # he chose: saved (`y`) or not
-        click.echo("Game stopped." + kept)
+        click.echo(_("Game stopped.") + kept)
     except (click.Abort, KeyboardInterrupt):
         if journal is not None:
             journal.finish()
-            kept += " It is autosaved: `cardcore play --last` goes on from its last move."
-        click.echo("\nGame interrupted." + kept, err=True)
+            kept += " " + _("It is autosaved: `cardcore play --last` goes on from its last move.")
+        click.echo("\n" + _("Game interrupted.") + kept, err=True)
         sys.exit(130)
     except BaseException:
         if journal is not None:
@@ -814,32 +941,54 @@ def _another_match() -> bool:
 
     try:
         with person_waits():
-            answer = click.prompt("Another match? (y/n)", default="n", show_default=False)
+            answer = click.prompt(_("Another match? (y/n)"), default="n", show_default=False)
     except click.Abort:  # no more input
         return False
-    return str(answer).strip().lower() in {"y", "yes"}
+    # i18n: the answers that mean yes, separated by spaces (English's are always accepted too)
+    yes = {"y", "yes", *_("y yes").lower().split()}
+    return str(answer).strip().lower() in yes
 
 
 def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> None:
     """The game, its seed (when it may be shown), its options and house rules,
     and who sits where."""
-    said = f", seed {seed}" if seed is not None else ""
+    title, n = i18n.render(table.game.title), table.players
     if seed is not None and given:
-        said += " (given: the same seed deals the same game)"
-    click.echo(f"{table.game.title}, {table.players} players{said}")
+        line = _n(
+            "{title}, {n} player, seed {seed} (given: the same seed deals the same game)",
+            "{title}, {n} players, seed {seed} (given: the same seed deals the same game)",
+            n,
+        )
+    elif seed is not None:
+        line = _n("{title}, {n} player, seed {seed}", "{title}, {n} players, seed {seed}", n)
+    else:
+        line = _n("{title}, {n} player", "{title}, {n} players", n)
+    click.echo(line.format(title=title, n=n, seed=seed))
     chosen = table.options.model_dump(exclude_defaults=True)
     if chosen:
-        click.echo("  options: " + ", ".join(f"{k}={v}" for k, v in chosen.items()))
+        click.echo(
+            "  " + _("options: {options}").format(options=", ".join(f"{k}={v}" for k, v in chosen.items()))
+        )
     from cardcore.render import plain, wrapped
 
     for h in table.house_rules:  # what each does, in words (its id for the tables file)
-        for line in wrapped(f"house rule: {plain(h.summary).rstrip('.')} ({h.name})"):
+        said = _("house rule: {summary} ({name})").format(
+            summary=plain(i18n.render(h.summary)).rstrip("."), name=h.name
+        )
+        for line in wrapped(said):
             click.echo(line)
-    who = {"human": "a person"}
-    sides = [
-        " & ".join(f"{table.names[s]} ({who.get(kinds[s], kinds[s])})" for s in side) for side in table.sides
-    ]
-    click.echo("  " + " against ".join(sides))
+
+    def seat(s: int) -> str:
+        if kinds[s] == "human":
+            return _("{name} (a person)").format(name=table.names[s])
+        return _("{name} ({kind})").format(name=table.names[s], kind=kinds[s])
+
+    sides = [" & ".join(seat(s) for s in side) for side in table.sides]
+    if len(sides) == 2:
+        click.echo("  " + _("{side} against {other}").format(side=sides[0], other=sides[1]))
+    else:
+        # i18n: three sides or more: each side (its seats), separated by " against " in English
+        click.echo("  " + _(" against ").join(sides))
 
 
 def _close_log(f: IO[str]) -> None:
@@ -858,9 +1007,11 @@ def _open_log(path: Path | None) -> IO[str] | None:
     try:
         return path.open("x", encoding="utf-8")
     except FileExistsError:
-        raise CardcoreError(f"{path}: already exists; logs are never overwritten") from None
+        raise CardcoreError(T("{path}: already exists; logs are never overwritten", path=path)) from None
     except OSError as err:
-        raise CardcoreError(f"{path}: cannot write the log ({err.strerror})") from None
+        raise CardcoreError(
+            T("{path}: cannot write the log ({error})", path=path, error=err.strerror)
+        ) from None
 
 
 @main.command()
@@ -932,14 +1083,14 @@ def simulate(
     deals finished so far.
     """
     if (deals is None) == (matches is None):
-        raise UserError("give exactly one of --deals N or --matches N")
+        raise UserError(T("give exactly one of --deals N or --matches N"))
     reg = registry()
     table = _table_from_args(reg, game, players, options, house_rules)
     kinds = [bot] * table.players
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
     if "human" in kinds:
-        raise UserError("simulate plays bots only; use `cardcore play` to play")
+        raise UserError(T("simulate plays bots only; use `cardcore play` to play"))
     if seed is None:
         seed = fresh_seed()
     from cardcore.runner import make_players
@@ -948,7 +1099,7 @@ def simulate(
     make_players(table, kinds, seed)  # an unknown --bot or --seat kind fails before the log is made
     if move_timeout is not None:
         if jobs != 1 or backend != "local":
-            raise UserError("--move-timeout watches one process: use it with --jobs 1 (the local backend)")
+            raise UserError(T("--move-timeout watches one process: use it with --jobs 1 (the local backend)"))
         from cardcore.watchdog import arm
 
         arm(move_timeout, "simulate")
@@ -975,18 +1126,34 @@ def simulate(
         if summary.get("interrupted"):
             sys.exit(130)
         return
-    stopped = " (interrupted: the deals finished so far)" if summary.get("interrupted") else ""
-    click.echo(
-        f"{table.game.title}: {summary['deals']} deals, {summary['matches']} matches, "
-        f"{summary['moves']} moves in {summary['seconds']:.2f}s, {summary['cpu_seconds']:.2f}s CPU "
-        f"(seed {seed}){stopped}"
-    )
+    counts = {
+        "deals": _n("{n} deal", "{n} deals", summary["deals"]).format(n=summary["deals"]),
+        "matches": _n("{n} match", "{n} matches", summary["matches"]).format(n=summary["matches"]),
+        "moves": _n("{n} move", "{n} moves", summary["moves"]).format(n=summary["moves"]),
+    }
+    times = {"seconds": f"{summary['seconds']:.2f}", "cpu": f"{summary['cpu_seconds']:.2f}"}
+    title = i18n.render(table.game.title)
+    if summary.get("interrupted"):
+        line = _(
+            "{title}: {deals}, {matches}, {moves} in {seconds}s, {cpu}s CPU (seed {seed}) "
+            "(interrupted: the deals finished so far)"
+        )
+    else:
+        line = _("{title}: {deals}, {matches}, {moves} in {seconds}s, {cpu}s CPU (seed {seed})")
+    click.echo(line.format(title=title, seed=seed, **counts, **times))
     for i, side in enumerate(table.sides):
-        who = " & ".join(f"seat {s} ({kinds[s]})" for s in side)
+        who = " & ".join(_("seat {seat} ({kind})").format(seat=s, kind=kinds[s]) for s in side)
         avg = summary["points_total"][i] / max(1, summary["deals"])
+        wins, deal_wins = summary["wins"][i], summary["deal_wins"][i]
         click.echo(
-            f"  side {i} [{who}]: {summary['wins'][i]} match wins, "
-            f"{summary['deal_wins'][i]} deal wins, {avg:.2f} points per deal"
+            "  "
+            + _("side {side} [{who}]: {wins}, {deal_wins}, {points} points per deal").format(
+                side=i,
+                who=who,
+                wins=_n("{n} match win", "{n} match wins", wins).format(n=wins),
+                deal_wins=_n("{n} deal win", "{n} deal wins", deal_wins).format(n=deal_wins),
+                points=f"{avg:.2f}",
+            )
         )
     if summary.get("interrupted"):
         sys.exit(130)
@@ -1042,10 +1209,10 @@ def arena(
     from cardcore.runner import make_player
 
     if len(set(bots)) < 2:
-        raise UserError("name two different bots or more: --bot A --bot B")
+        raise UserError(T("name two different bots or more: --bot A --bot B"))
     table = _table_from_args(registry(), game, players, options, house_rules)
     if len(table.sides) < 2:
-        raise UserError("the arena needs a table of two sides or more")
+        raise UserError(T("the arena needs a table of two sides or more"))
     for bot in bots:
         make_player(table, bot, 0, random.Random(0))  # an unknown kind or option: one line
     spec = ArenaSpec(
@@ -1060,7 +1227,9 @@ def arena(
     if as_json or not sys.stderr.isatty():
         summary = run(spec, deals, jobs or os.cpu_count() or 1, backend=backend, address=address)
     else:
-        with click.progressbar(length=total, label=f"{table.game.name} arena", file=sys.stderr) as bar:
+        with click.progressbar(
+            length=total, label=_("{game} arena").format(game=table.game.name), file=sys.stderr
+        ) as bar:
             summary = run(
                 spec,
                 deals,
@@ -1072,15 +1241,31 @@ def arena(
     if as_json:
         click.echo(json.dumps(summary))
         return
-    click.echo(f"{table.game.title}, {table.players} players, {deals} decks per pairing, seed {seed}")
+    click.echo(
+        _n(
+            "{title}, {n} player, {deals} decks per pairing, seed {seed}",
+            "{title}, {n} players, {deals} decks per pairing, seed {seed}",
+            table.players,
+        ).format(title=i18n.render(table.game.title), n=table.players, deals=deals, seed=seed)
+    )
     for row in summary["bots"]:
         lo, hi = row["ci95"]
         click.echo(
-            f"  {row['bot']:<28} margin {row['mean_margin']:+.2f} [{lo:+.2f}, {hi:+.2f}]  "
-            f"deals {row['deal_win_rate']:.0%}  sets {row['match_win_rate']:.0%}  "
-            f"{1000 * row['seconds_per_decision']:.1f} ms/decision "
-            f"(median {row['ms_per_decision']['median']:.1f}, p95 {row['ms_per_decision']['p95']:.1f})  "
-            f"rating {summary['ratings'][row['bot']]}"
+            f"  {row['bot']:<28} "
+            + _(
+                "margin {margin} [{lo}, {hi}]  deals {deals}  sets {sets}  {ms} ms/decision "
+                "(median {median}, p95 {p95})  rating {rating}"
+            ).format(
+                margin=f"{row['mean_margin']:+.2f}",
+                lo=f"{lo:+.2f}",
+                hi=f"{hi:+.2f}",
+                deals=f"{row['deal_win_rate']:.0%}",
+                sets=f"{row['match_win_rate']:.0%}",
+                ms=f"{1000 * row['seconds_per_decision']:.1f}",
+                median=f"{row['ms_per_decision']['median']:.1f}",
+                p95=f"{row['ms_per_decision']['p95']:.1f}",
+                rating=summary["ratings"][row["bot"]],
+            )
         )
 
 
@@ -1165,15 +1350,20 @@ def study(
             config=config_path,
         )
     except KeyboardInterrupt:
-        kept = f"; run it again to go on from the chunks kept in {out}" if out else ""
-        click.echo(f"interrupted{kept}", err=True)
+        if out:
+            click.echo(
+                _("interrupted; run it again to go on from the chunks kept in {folder}").format(folder=out),
+                err=True,
+            )
+        else:
+            click.echo(_("interrupted"), err=True)
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(result))
         return
     click.echo(table_text(result))
     if out is not None:
-        click.echo(f"report: {out / 'index.html'}")
+        click.echo(_("report: {path}").format(path=out / "index.html"))
 
 
 @main.command()
@@ -1302,17 +1492,23 @@ def serve(
         from cardcore.web.app import create_app
         from cardcore.web.lobby import Lobby, default_names
     except ImportError as err:
-        raise CardcoreError(f"cardcore serve needs {err.name}: pip install cardcore (it brings it)") from None
+        raise CardcoreError(
+            T("cardcore serve needs {module}: pip install cardcore (it brings it)", module=err.name)
+        ) from None
     if game and table_names:
-        raise CardcoreError("give either GAME or --table, not both")
+        raise CardcoreError(T("give either GAME or --table, not both"))
     if lan:
         source = click.get_current_context().get_parameter_source("host")
         if source == click.core.ParameterSource.COMMANDLINE and host != "0.0.0.0":
-            raise CardcoreError(f"give either --lan or --host {host}, not both (--lan listens on 0.0.0.0)")
+            raise CardcoreError(
+                T("give either --lan or --host {host}, not both (--lan listens on 0.0.0.0)", host=host)
+            )
         host = "0.0.0.0"
     for origin in allow_origins:
         if urlsplit(origin).scheme not in ("http", "https") or not urlsplit(origin).hostname:
-            raise CardcoreError(f"--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)")
+            raise CardcoreError(
+                T("--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)", origin=origin)
+            )
     reg = registry()
     import signal
     import sqlite3
@@ -1323,7 +1519,9 @@ def serve(
     try:
         store = Store(state_path)
     except (OSError, sqlite3.Error) as err:
-        raise CardcoreError(f"{state_path}: cannot open the server's state ({err})") from None
+        raise CardcoreError(
+            T("{path}: cannot open the server's state ({error})", path=state_path, error=str(err))
+        ) from None
 
     def terminate(signum: int, frame: Any) -> None:  # SIGTERM: stop as Ctrl-C does (tables kept)
         raise KeyboardInterrupt
@@ -1348,7 +1546,7 @@ def serve(
             table.names = default_names(table, kinds)
             opened.append(lobby.start(table, kinds, seed, game))
         elif players is not None or seats or options or house_rules:
-            raise CardcoreError("--players, --seat, --option and --house-rule go with GAME")
+            raise CardcoreError(T("--players, --seat, --option and --house-rule go with GAME"))
         for name in table_names:
             opened.append(lobby.open_config(name, seed))
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -1359,9 +1557,20 @@ def serve(
             sock.bind((host, port))
         except (OSError, OverflowError) as err:
             sock.close()
-            hint = f"; try --port {port + 1}" if getattr(err, "errno", None) == 98 else ""
-            why = getattr(err, "strerror", None) or err
-            raise CardcoreError(f"cannot listen on {host}:{port} ({why}){hint}") from None
+            why = str(getattr(err, "strerror", None) or err)
+            if getattr(err, "errno", None) == 98:
+                raise CardcoreError(
+                    T(
+                        "cannot listen on {host}:{port} ({why}); try --port {next}",
+                        host=host,
+                        port=port,
+                        why=why,
+                        next=port + 1,
+                    )
+                ) from None
+            raise CardcoreError(
+                T("cannot listen on {host}:{port} ({why})", host=host, port=port, why=why)
+            ) from None
         sock.listen(2048)  # before the links are printed: a client that comes at once is queued, not refused
         port = sock.getsockname()[1]
         link_host = _link_host(host)
@@ -1369,21 +1578,39 @@ def serve(
         lobby.public_base = base
         hosts = _served_hosts(host, link_host)
         for session in opened:
-            click.echo(f"{session.table.game.title}, {session.table.players} players: table {session.name}")
+            n = session.table.players
+            click.echo(
+                _n("{title}, {n} player: table {name}", "{title}, {n} players: table {name}", n).format(
+                    title=i18n.render(session.table.game.title), n=n, name=session.name
+                )
+            )
             for seat_no, token in session.links.items():
-                click.echo(f"  {session.table.names[seat_no]} (seat {seat_no}): {base}/seat/{token}")
-            click.echo(f"  watch: {base}/watch/{session.watch_link}")
+                click.echo(
+                    "  "
+                    + _("{name} (seat {seat}): {link}").format(
+                        name=session.table.names[seat_no], seat=seat_no, link=f"{base}/seat/{token}"
+                    )
+                )
+            click.echo("  " + _("watch: {link}").format(link=f"{base}/watch/{session.watch_link}"))
             code = session._info.get("code")
             if code:
-                click.echo(f"  join: {base}/join/{code}   (table code {code}: take a free seat there)")
+                click.echo(
+                    "  "
+                    + _("join: {link}   (table code {code}: take a free seat there)").format(
+                        link=f"{base}/join/{code}", code=code
+                    )
+                )
             if session.log_path is not None:
-                click.echo(f"  log: {session.log_path}")
+                click.echo("  " + _("log: {path}").format(path=session.log_path))
         for session in resumed:
             click.echo(
-                f"Resumed {session.table.game.title}: table {session.name} "
-                f"(the same seat links as before); watch: {base}/watch/{session.watch_link}"
+                _("Resumed {title}: table {name} (the same seat links as before); watch: {link}").format(
+                    title=i18n.render(session.table.game.title),
+                    name=session.name,
+                    link=f"{base}/watch/{session.watch_link}",
+                )
             )
-        click.echo(f"Lobby: {base}/   (Ctrl-C stops the server)", nl=True)
+        click.echo(_("Lobby: {link}   (Ctrl-C stops the server)").format(link=f"{base}/"), nl=True)
         config = uvicorn.Config(
             create_app(lobby, hosts, allow_origins),
             timeout_graceful_shutdown=1,  # then open connections are dropped: stopped within 2 s
@@ -1397,7 +1624,10 @@ def serve(
     finally:
         lobby.close(timeout=0.8)  # SIGTERM or Ctrl-C: every table at once, whatever they are doing
         store.close()
-    click.echo("Server stopped." + (f" Game logs are in {log_dir}/." if lobby.sessions else ""))
+    if lobby.sessions:
+        click.echo(_("Server stopped. Game logs are in {folder}/.").format(folder=log_dir))
+    else:
+        click.echo(_("Server stopped."))
 
 
 def _served_hosts(host: str, link_host: str) -> set[str]:
@@ -1449,9 +1679,15 @@ def moves(scenario: Path, as_json: bool) -> None:
             )
         )
         return
-    click.echo(f"{table.game.name}: seat {state.to_act} to act, {len(legal)} legal moves")
+    click.echo(
+        _n(
+            "{game}: seat {seat} to act, {n} legal move",
+            "{game}: seat {seat} to act, {n} legal moves",
+            len(legal),
+        ).format(game=table.game.name, seat=state.to_act, n=len(legal))
+    )
     for i, m in enumerate(legal, 1):
-        click.echo(f"  {i:>3}. {table.move_text(m, state)}")
+        click.echo(f"  {i:>3}. {i18n.render(table.move_text(m, state))}")
 
 
 @main.command()
@@ -1469,8 +1705,14 @@ def score(scenario: Path, as_json: bool) -> None:
         click.echo(json.dumps({"game": table.game.name, "sides": [s.to_json() for s in sides]}))
         return
     for i, s in enumerate(sides):
-        detail = ", ".join(f"{k} {v}" for k, v in s.breakdown.items())
-        click.echo(f"side {i} (seats {', '.join(map(str, s.seats))}): {s.points} points  [{detail}]")
+        detail = ", ".join(f"{i18n.render(k)} {v}" for k, v in s.breakdown.items())
+        click.echo(
+            _n(
+                "side {side} (seats {seats}): {n} point  [{detail}]",
+                "side {side} (seats {seats}): {n} points  [{detail}]",
+                s.points,
+            ).format(side=i, seats=", ".join(map(str, s.seats)), n=s.points, detail=detail)
+        )
 
 
 @main.command("replay")
@@ -1485,15 +1727,20 @@ def replay_cmd(file: Path, check: bool, step: bool) -> None:
 
     reg = registry()
     if check and step:
-        raise UserError("--check or --step, not both")
+        raise UserError(T("--check or --step, not both"))
     try:
         summary = replay(file, reg, None if check else StepPrinter(None) if step else Printer(None))
     except StopReplay:
-        click.echo("Replay stopped.")
+        click.echo(_("Replay stopped."))
         return
     click.echo(
-        f"{file}: OK — {summary.matches} match(es), {summary.deals} deal(s), "
-        f"{summary.moves} moves replayed and identical; log {summary.stop}"
+        _("{file}: OK — {matches}, {deals}, {moves} replayed and identical; log {stop}").format(
+            file=file,
+            matches=_n("{n} match(es)", "{n} match(es)", summary.matches).format(n=summary.matches),
+            deals=_n("{n} deal(s)", "{n} deal(s)", summary.deals).format(n=summary.deals),
+            moves=_n("{n} moves", "{n} moves", summary.moves).format(n=summary.moves),
+            stop=i18n.render(summary.stop),
+        )
     )
 
 
@@ -1507,9 +1754,9 @@ def validate(file: Path) -> None:
     problems = config_mod.check_config(file, registry())
     if problems:
         for p in problems:
-            click.echo(one_line(p, 700), err=True)  # a file name may be thousands of characters
+            click.echo(one_line(i18n.render(p), 700), err=True)  # a file name may be thousands of characters
         sys.exit(2)
-    click.echo(f"{file}: OK")
+    click.echo(_("{file}: OK").format(file=file))
 
 
 @main.command()

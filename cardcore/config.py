@@ -25,8 +25,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
-from cardcore.errors import CardcoreError, TableError, pydantic_problems
+from cardcore.errors import CardcoreError, TableError, at, joined, lines_of, message, pydantic_problems
 from cardcore.files import read_data
+from cardcore.i18n import T
 from cardcore.plugins import Registry, UnknownNameError
 from cardcore.table import Table
 
@@ -58,7 +59,9 @@ class TableConfig(BaseModel):
     @classmethod
     def _a_count_or_seats(cls, value: Any) -> Any:
         if isinstance(value, (bool, float, str)):
-            raise ValueError(f"expected a list of seats or a whole number of players, not {value!r}")
+            raise ValueError(
+                T("expected a list of seats or a whole number of players, not {value!r}", value=value)
+            )
         return value
 
 
@@ -79,7 +82,7 @@ def load_config(path: Path) -> ConfigFile:
     try:
         return ConfigFile.model_validate(data)
     except ValidationError as err:
-        raise CardcoreError("\n".join(f"{path}: {p}" for p in pydantic_problems(err))) from None
+        raise CardcoreError(joined([at(path, p) for p in pydantic_problems(err)], "\n")) from None
 
 
 def build_table(cfg: TableConfig, registry: Registry) -> tuple[Table, list[str]]:
@@ -101,7 +104,7 @@ def build_table(cfg: TableConfig, registry: Registry) -> tuple[Table, list[str]]
         try:
             make_player(table, kind, seat, random.Random(0))
         except TableError as err:
-            raise TableError(f"players.{seat}.kind: {err}") from None
+            raise TableError(at(f"players.{seat}.kind", message(err))) from None
     return table, kinds
 
 
@@ -115,20 +118,20 @@ def check_config(path: Path, registry: Registry) -> list[str]:
         try:
             load_config(path)
         except CardcoreError as err:
-            return str(err).splitlines()
+            return lines_of(message(err))
     assert isinstance(data, dict) and isinstance(tables, dict)
-    problems = []
+    problems: list[str] = []
     try:
         ConfigFile.model_validate({**data, "tables": {}})  # what surrounds the tables
     except ValidationError as err:
-        problems += [f"{path}: {p}" for p in pydantic_problems(err)]
+        problems += [at(path, p) for p in pydantic_problems(err)]
     for name, raw in tables.items():
         try:
             tcfg = TableConfig.model_validate(raw)
         except ValidationError as err:
-            problems += [f"{path}: tables.{name}.{p}" for p in pydantic_problems(err)]
+            problems += [at(path, p) for p in pydantic_problems(err, f"tables.{name}")]
             continue
-        problems += [f"{path}: tables.{name}: {p}" for p in table_problems(tcfg, registry)]
+        problems += [at(path, at(f"tables.{name}", p)) for p in table_problems(tcfg, registry)]
     return problems
 
 
@@ -137,20 +140,20 @@ def table_problems(cfg: TableConfig, registry: Registry) -> list[str]:
     try:
         registry.game(cfg.game)
     except UnknownNameError as err:
-        return [f"game: {err}"]
-    out = []
+        return [at("game", message(err))]
+    out: list[str] = []
     rules = []
     for i, name in enumerate(cfg.house_rules):
         try:
             registry.house_rule(name, cfg.game)
             rules.append(name)
         except UnknownNameError as err:
-            out.append(f"house_rules.{i}: {err}")
+            out.append(at(f"house_rules.{i}", message(err)))
     try:
         build_table(cfg.model_copy(update={"house_rules": rules}), registry)
     except TableError as err:
         if not (str(err).startswith("players.") and ".kind:" in str(err)):
-            out.append(str(err))
+            out.append(message(err))
         out += _seat_problems(cfg, registry)  # every seat, whatever stopped the build
     return out
 
@@ -165,12 +168,12 @@ def _seat_problems(cfg: TableConfig, registry: Registry) -> list[str]:
         table = Table.from_names(registry, cfg.game, len(cfg.players))
     except TableError:
         return []  # (the player count: said already)
-    out = []
+    out: list[str] = []
     for seat, p in enumerate(cfg.players):
         try:
             make_player(table, p.kind, seat, random.Random(0))
         except TableError as err:
-            out.append(f"players.{seat}.kind: {err}")
+            out.append(at(f"players.{seat}.kind", message(err)))
     return out
 
 
@@ -188,8 +191,12 @@ def load_table(
     """
     cfg = load_config(path)
     if name not in cfg.tables:
-        known = ", ".join(sorted(cfg.tables)) or "none"
-        raise CardcoreError(f"{path}: no table {name!r}; tables: {known}")
+        if not cfg.tables:
+            raise CardcoreError(T("{path}: no table {name!r}; tables: none", path=path, name=name))
+        known = ", ".join(sorted(cfg.tables))
+        raise CardcoreError(
+            T("{path}: no table {name!r}; tables: {known}", path=path, name=name, known=known)
+        )
     tcfg = cfg.tables[name]
     if options or house_rules:
         tcfg = tcfg.model_copy(
@@ -201,5 +208,5 @@ def load_table(
     try:
         table, kinds = build_table(tcfg, registry)
     except TableError as err:
-        raise CardcoreError(f"{path}: tables.{name}: {err}") from None
+        raise CardcoreError(at(path, at(f"tables.{name}", message(err)))) from None
     return table, kinds, tcfg.seed

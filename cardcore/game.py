@@ -64,7 +64,7 @@ class GameSpec:
     plugin: Callable[[Table], object]
     sides: Callable[[int, Any], tuple[tuple[int, ...], ...]]
     summary: str = ""
-    rules_page: Callable[[], str] = lambda: ""
+    rules_page: Callable[..., str] = lambda lang=None: ""
     check_table: Callable[[int, Any], str | None] = lambda players, options: None
     hookspecs: tuple[type, ...] = ()
     # move kinds that take back the player's own decisions within his turn:
@@ -193,13 +193,20 @@ class GamePlugin(Generic[OptionsT, StateT]):
             register(kind, getattr(importlib.import_module(module), name))
 
 
-def rules_page(package: str | None) -> Callable[[], str]:
+def rules_page(package: str | None) -> Callable[..., str]:
     """A ``GameSpec.rules_page`` that reads ``rules.md`` beside the game's code
-    (``rules_page(__package__)``; the file may link to the page in ``docs/``)."""
+    (``rules_page(__package__)``; the file may link to the page in ``docs/``);
+    ``read(lang)`` reads ``rules.<lang>.md`` where the game ships one (a
+    translation), else ``rules.md``."""
     assert package, "rules_page(__package__) from a game's package"
 
-    def read() -> str:
-        return resources.files(package).joinpath("rules.md").read_text(encoding="utf-8")
+    def read(lang: str | None = None) -> str:
+        folder = resources.files(package)
+        if lang:
+            page = folder.joinpath(f"rules.{lang}.md")
+            if page.is_file():
+                return page.read_text(encoding="utf-8")
+        return folder.joinpath("rules.md").read_text(encoding="utf-8")
 
     return read
 

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import sys
@@ -97,9 +98,13 @@ def template(domain: str) -> Catalog:
     cat = Catalog(project="cardcore", domain=domain, creation_date=EPOCH, revision_date=EPOCH, fuzzy=False)
     for method, path in sources:
         rel = _rel(path)
-        for lineno, message, comments, context in extract_from_file(
-            method, str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
-        ):
+        with contextlib.redirect_stderr(io.StringIO()):  # Babel's notes on f-string arguments (not messages)
+            found = list(
+                extract_from_file(
+                    method, str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
+                )
+            )
+        for lineno, message, comments, context in found:
             if not message or (isinstance(message, tuple) and not message[0]):
                 continue
             msg = message if not isinstance(message, tuple) else tuple(m or "" for m in message)

@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from cardcore.decision import Decision, Step
-from cardcore.errors import CardcoreError, ReplayMismatch, TableError
+from cardcore.errors import CardcoreError, ReplayMismatch, TableError, at, joined, message
 from cardcore.game import DealState, Observation
+from cardcore.i18n import T
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move, find_move, json_key, move_to_json
 from cardcore.plugins import Registry
@@ -122,7 +123,11 @@ class GameLog(Listener):
         except OSError as err:
             name = getattr(self.stream, "name", "the log")
             raise CardcoreError(
-                f"{name}: cannot write the log ({err.strerror or err}); every complete line before is kept"
+                T(
+                    "{name}: cannot write the log ({error}); every complete line before is kept",
+                    name=name,
+                    error=err.strerror or err,
+                )
             ) from None
 
     def sync(self) -> None:
@@ -184,8 +189,14 @@ def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 except UnicodeDecodeError as err:
                     if not raw.endswith(b"\n"):
                         raise CutLine(i) from None  # cut in the middle of a character
+                    byte = err.start + 1
                     raise CardcoreError(
-                        f"{path}:{i}: not UTF-8 text (byte {err.start + 1} of the line)"
+                        T(
+                            "{path}:{line}: not UTF-8 text (byte {byte} of the line)",
+                            path=path,
+                            line=i,
+                            byte=byte,
+                        )
                     ) from None
                 if not line.strip():
                     continue
@@ -195,12 +206,14 @@ def read_log(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     if not line.endswith("\n"):
                         raise CutLine(i) from None
                     msg = getattr(err, "msg", type(err).__name__)
-                    raise CardcoreError(f"{path}:{i}: not valid JSON ({msg})") from None
+                    raise CardcoreError(
+                        T("{path}:{line}: not valid JSON ({problem})", path=path, line=i, problem=msg)
+                    ) from None
                 if not isinstance(data, dict) or "event" not in data:
-                    raise CardcoreError(f"{path}:{i}: not a cardcore log line")
+                    raise CardcoreError(T("{path}:{line}: not a cardcore log line", path=path, line=i))
                 yield i, data
     except OSError as err:
-        raise CardcoreError(f"{path}: {err.strerror}") from None
+        raise CardcoreError(at(path, err.strerror)) from None
 
 
 class ReplaySummary:
@@ -223,22 +236,37 @@ def replay(path: Path, registry: Registry, listener: Listener | None = None) -> 
     try:
         return _replay(path, registry, listener, where, head)
     except ReplayMismatch as err:
-        raise ReplayMismatch(f"{err}{_version_note(head)}") from None
+        raise ReplayMismatch(_with_version_note(err, head)) from None
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as err:
         # a line of the wrong shape (a hand-edited or corrupted log)
+        error = type(err).__name__ + ": " + str(err)[:100]
         raise ReplayMismatch(
-            f"{path}:{where[0]}: malformed log line ({type(err).__name__}: {str(err)[:100]})"
+            T("{path}:{line}: malformed log line ({error})", path=path, line=where[0], error=error)
         ) from None
+
+
+def _with_version_note(err: ReplayMismatch, head: dict[str, Any]) -> Any:
+    note = _version_note(head)
+    if not note:
+        return message(err)
+    # i18n: a difference found in a replay, then why it may differ (the versions)
+    return T("{problem}{note}", problem=message(err), note=note)
 
 
 def _version_note(head: dict[str, Any]) -> str:
     """Why a log made elsewhere may differ: the versions it names that differ here."""
     logged = head.get("versions")
     if not isinstance(logged, dict):
-        return " (the log names no versions: it may come from another cardcore)"
+        return T(" (the log names no versions: it may come from another cardcore)")
     here = versions()
-    differ = [f"{k} {v} (here {here.get(k, 'not installed')})" for k, v in logged.items() if here.get(k) != v]
-    return f" (the log was made with {', '.join(differ)})" if differ else ""
+    differ = []
+    for k, v in logged.items():
+        if here.get(k) != v:
+            if k in here:
+                differ.append(T("{package} {version} (here {here})", package=k, version=v, here=here[k]))
+            else:
+                differ.append(T("{package} {version} (here not installed)", package=k, version=v))
+    return T(" (the log was made with {packages})", packages=joined(differ, ", ")) if differ else ""
 
 
 def resume_point(
@@ -252,9 +280,9 @@ def resume_point(
     try:
         summary = _replay(path, registry, None, [0], head, out)
     except ReplayMismatch as err:
-        raise ReplayMismatch(f"{err}{_version_note(head)}") from None
+        raise ReplayMismatch(_with_version_note(err, head)) from None
     if "middle of line" in summary.stop:
-        raise CardcoreError(f"{path}: {summary.stop}; remove the cut line to resume")
+        raise CardcoreError(T("{path}: {stop}; remove the cut line to resume", path=path, stop=summary.stop))
     table, match, state = out
     return table, head, match, state
 
@@ -271,12 +299,14 @@ def _replay(
     try:
         lineno, head = next(lines)
     except StopIteration:
-        raise CardcoreError(f"{path}: empty log") from None
+        raise CardcoreError(T("{path}: empty log", path=path)) from None
     except CutLine:
-        raise CardcoreError(f"{path}: the log stops in the middle of its first line") from None
+        raise CardcoreError(T("{path}: the log stops in the middle of its first line", path=path)) from None
     header.update(head)
     if head.get("event") != "table" or head.get("format") != FORMAT:
-        raise CardcoreError(f"{path}:{lineno}: not a cardcore game log (no table line)")
+        raise CardcoreError(
+            T("{path}:{line}: not a cardcore game log (no table line)", path=path, line=lineno)
+        )
     table = Table.from_names(
         registry,
         head["game"],
@@ -290,7 +320,14 @@ def _replay(
         try:
             make_players(table, list(kinds), head.get("seed"))
         except TableError as err:
-            raise ReplayMismatch(f"{path}:{lineno}: the seats the log names: {err}") from None
+            raise ReplayMismatch(
+                T(
+                    "{path}:{line}: the seats the log names: {error}",
+                    path=path,
+                    line=lineno,
+                    error=message(err),
+                )
+            ) from None
     run = _Run(path, table, head, _Lines(lines, where))
     listeners: list[Listener] = [_Check(run), *([listener] if listener else [])]
     run.play([_Logged(run) for _ in range(table.players)], listeners)
@@ -351,20 +388,22 @@ class _Logged:
         kind = ev.get("event")
         if kind != "move":
             raise run.fail(
-                "the log ends the deal; in the replay it goes on"
+                T("the log ends the deal; in the replay it goes on")
                 if kind == "deal_end"
-                else f"the log has a {str(kind)[:40]!r} line; in the replay the deal goes on"
+                else T("the log has a {kind!r} line; in the replay the deal goes on", kind=str(kind)[:40])
             )
         seat = decision.seat if decision is not None else None
         if ev.get("seat") != seat:
-            raise run.fail(f"seat {ev.get('seat')} moves; the replay has seat {seat} to act")
+            raise run.fail(
+                T("seat {logged} moves; the replay has seat {seat} to act", logged=ev.get("seat"), seat=seat)
+            )
         data = ev.get("move") or {}
         move = find_move(moves, data)
         if move is None and decision is not None and isinstance(data, dict):
             move = _named(data, moves, decision)
         if move is None:
             text = (ev.get("move") or {}).get("text", ev.get("move"))
-            raise run.fail(f"logged move {str(text)[:80]!r} is not legal in the replay")
+            raise run.fail(T("logged move {move!r} is not legal in the replay", move=str(text)[:80]))
         run.logged_move = ev["move"]
         return move
 
@@ -397,17 +436,31 @@ class _Check(Listener):
             raise _End  # the log stops after the chance steps of a deal it does not start
         ev = run.lines.take()
         if ev != event:
-            raise run.fail(f"chance steps differ: log {[ev]}, replay {[event]}")
+            raise run.fail(
+                T(
+                    "chance steps differ: log {logged}, replay {replayed}",
+                    logged=str([ev]),
+                    replayed=str([event]),
+                )
+            )
 
     def deal_start(self, match: Match, state: DealState) -> None:
         run = self.run
         ev = run.lines.take()
         if ev.get("event") != "deal_start":
-            raise run.fail(f"chance steps differ: log {[ev]}, replay []")
+            raise run.fail(
+                T("chance steps differ: log {logged}, replay {replayed}", logged=str([ev]), replayed="[]")
+            )
         if ev.get("dealer") != match.dealer:
-            raise run.fail(f"dealer differs: log {ev.get('dealer')}, replay {match.dealer}")
+            raise run.fail(
+                T(
+                    "dealer differs: log {logged}, replay {replayed}",
+                    logged=ev.get("dealer"),
+                    replayed=match.dealer,
+                )
+            )
         if ev.get("state") != run.table.dump_state(state):
-            raise run.fail("the dealt cards differ from the log")
+            raise run.fail(T("the dealt cards differ from the log"))
         run.state = state
         run.deal_moves = 0
 
@@ -419,8 +472,12 @@ class _Check(Listener):
         if step.public != logged:
             differ = next((k for k in {**logged, **step.public} if logged.get(k) != step.public.get(k)), "?")
             raise run.fail(
-                f"the move's {differ!r} differs: log {str(logged.get(differ))[:60]!r}, "
-                f"replay {str(step.public.get(differ))[:60]!r}"
+                T(
+                    "the move's {field!r} differs: log {logged!r}, replay {replayed!r}",
+                    field=differ,
+                    logged=str(logged.get(differ))[:60],
+                    replayed=str(step.public.get(differ))[:60],
+                )
             )
         if run.table.is_deal_over(state) and run.lines.peek() is None:
             raise _End  # the log stops after the deal's last move: nothing scored yet
@@ -429,12 +486,18 @@ class _Check(Listener):
         run = self.run
         ev = run.lines.take()
         if ev.get("event") != "deal_end":
-            raise run.fail("the replay ends the deal; the log goes on")
+            raise run.fail(T("the replay ends the deal; the log goes on"))
         run.summary.deals += 1
         got = {**result.to_json(), "scores": list(match.scores)}
         want = {k: v for k, v in ev.items() if k != "event"}
         if got != want:
-            raise run.fail(f"deal result differs: log {want.get('points')}, replay {got['points']}")
+            raise run.fail(
+                T(
+                    "deal result differs: log {logged}, replay {replayed}",
+                    logged=want.get("points"),
+                    replayed=got["points"],
+                )
+            )
         run.state = None
 
 
@@ -464,7 +527,7 @@ class _Run:
         return self.lines.cut_at
 
     def fail(self, msg: str) -> ReplayMismatch:
-        return ReplayMismatch(f"{self.path}:{self.lineno}: {msg}")
+        return ReplayMismatch(at(f"{self.path}:{self.lineno}", msg))
 
     def play(self, players: list[_Logged], listeners: list[Listener]) -> None:
         """Every line, in order: matches started and ended here, deals by the loop."""
@@ -477,7 +540,9 @@ class _Run:
                 elif kind in ("chance", "deal_start"):
                     if self.match is None:
                         raise self.fail(
-                            "chance step before any match" if kind == "chance" else "deal before any match"
+                            T("chance step before any match")
+                            if kind == "chance"
+                            else T("deal before any match")
                         )
                     if kind == "deal_start" and ev.get("given"):  # a position played from a file, not dealt
                         self.match.next_deal = self.table.load_state(ev.get("state") or {})
@@ -485,30 +550,34 @@ class _Run:
                 elif kind == "match_end":
                     self.match_end(lines.take(), listeners)
                 elif kind in ("move", "deal_end"):
-                    raise self.fail("move outside a deal" if kind == "move" else "deal end outside a deal")
+                    raise self.fail(
+                        T("move outside a deal") if kind == "move" else T("deal end outside a deal")
+                    )
                 else:
-                    raise self.fail(f"unknown event {str(kind)[:40]!r}")
+                    raise self.fail(T("unknown event {kind!r}", kind=str(kind)[:40]))
         except _End:
             pass
 
     def match_start(self, ev: dict[str, Any], listeners: list[Listener]) -> None:
         summary = self.summary
         if self.match is not None and not self.match.over and self.plan.get("deals") is None:
-            raise self.fail("a match starts before the previous one ended")
+            raise self.fail(T("a match starts before the previous one ended"))
         seed = ev.get("seed")
         number = ev.get("match", summary.matches + 1)
         if self.seeding == "simulate" and isinstance(number, int):
             from cardcore.simulate import match_seed
 
             if seed != match_seed(self.head.get("seed"), number - 1):  # type: ignore[arg-type]
-                raise self.fail(f"match {number}'s seed is not the one the header's seed gives")
+                raise self.fail(
+                    T("match {number}'s seed is not the one the header's seed gives", number=number)
+                )
         elif (
             self.seeding == "play"
             and summary.matches == 0
             and self.head.get("seed") is not None  # None: kept out of the header (a server's table)
             and seed != self.head.get("seed")
         ):
-            raise self.fail("the match's seed is not the header's")
+            raise self.fail(T("the match's seed is not the header's"))
         self.match = match = self.table.new_match(seed)
         summary.matches += 1
         for lst in listeners:
@@ -520,9 +589,9 @@ class _Run:
     def match_end(self, ev: dict[str, Any], listeners: list[Listener]) -> None:
         match = self.match
         if match is None or not match.over or self.state is not None:
-            raise self.fail("the log ends the match; in the replay it goes on")
+            raise self.fail(T("the log ends the match; in the replay it goes on"))
         if ev.get("winners") != match.winners() or ev.get("scores") != match.scores:
-            raise self.fail("match result differs from the log")
+            raise self.fail(T("match result differs from the log"))
         self.summary.matches_ended += 1
         for lst in listeners:
             lst.match_end(match)
@@ -538,16 +607,32 @@ class _Run:
             summary.complete = summary.matches_ended == self.plan["matches"] and not in_deal
         else:
             summary.complete = summary.matches > 0 and finished and not in_deal
-        where = f"match {summary.matches}" if match is not None else "before any match"
+        where = T("match {n}", n=summary.matches) if match is not None else T("before any match")
+        how: Any
         if self.cut_at:
-            how = f"stops in the middle of line {self.cut_at} (cut while written), in {where}"
+            how = T(
+                "stops in the middle of line {line} (cut while written), in {where}",
+                line=self.cut_at,
+                where=where,
+            )
         elif summary.complete:
-            how = "complete"
+            how = T("complete")
         elif in_deal and match is not None:
-            how = f"stops in deal {len(match.deals) + 1} of {where}, after {self.deal_moves} moves"
+            how = T(
+                "stops in deal {deal} of {where}, after {moves} moves",
+                deal=len(match.deals) + 1,
+                where=where,
+                moves=self.deal_moves,
+            )
         elif match is not None and not match.over:
-            how = f"stops after deal {len(match.deals)} of {where}, which was not finished"
+            how = T(
+                "stops after deal {deal} of {where}, which was not finished",
+                deal=len(match.deals),
+                where=where,
+            )
         else:
-            how = f"stops after {where} ({summary.matches_ended} finished)"
-        summary.stop = how if summary.complete else f"incomplete: {how} (line {self.lineno})"
+            how = T("stops after {where} ({n} finished)", where=where, n=summary.matches_ended)
+        summary.stop = (
+            how if summary.complete else T("incomplete: {how} (line {line})", how=how, line=self.lineno)
+        )
         return summary

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardcore.game import DealState, SideScore
+from cardcore.i18n import T
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -88,7 +89,9 @@ class Match:
             from cardcore.errors import PluginError
             from cardcore.runner import rules_of
 
-            raise PluginError(f"{rules_of(table)}: the deal's score is not one whole number per side")
+            raise PluginError(
+                T("{rules}: the deal's score is not one whole number per side", rules=rules_of(table))
+            )
         for i, s in enumerate(sides):
             self.scores[i] += s.points
         result = DealResult(len(self.deals) + 1, self.dealer, sides, moves)

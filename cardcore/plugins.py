@@ -32,6 +32,7 @@ import pluggy
 from cardcore.errors import CardcoreError
 from cardcore.game import GameSpec, HouseRuleSpec
 from cardcore.hookspecs import PROJECT, DiscoverySpec
+from cardcore.i18n import T
 from cardcore.text import describe
 
 GROUPS = ("cardcore.games", "cardcore.house_rules")
@@ -47,9 +48,9 @@ class UnknownNameError(CardcoreError, LookupError):
         return str(self.args[0])
 
 
-def _suggest(name: str, known: Iterable[str]) -> str:
+def _suggest(name: str, known: Iterable[str]) -> str | None:
     close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return close[0] if close else None
 
 
 def _game_key(name: str) -> str:
@@ -67,15 +68,38 @@ class Registry:
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
-    def warn(self, name: str, ep: Any, problem: str) -> None:
+    def warn(self, name: str, ep: Any, problem: Any) -> None:
         """Note a plugin left out: its entry point, module, package and the switch."""
         module = ep.value.split(":")[0] if ep is not None else self.sources.get(name, "").split(":")[0]
         package = package_of(module) if module else None
-        where = f" (module {module}" + (f", package {package})" if package else ")") if module else ""
         short = name.split(":")[-1]
-        self.warnings.append(
-            f"plugin {name}{where} {problem}; CARDCORE_DISABLE_PLUGINS={short} leaves it out quietly"
-        )
+        if module and package:
+            said = T(
+                "plugin {name} (module {module}, package {package}) {problem}; "
+                "CARDCORE_DISABLE_PLUGINS={short} leaves it out quietly",
+                name=name,
+                module=module,
+                package=package,
+                problem=problem,
+                short=short,
+            )
+        elif module:
+            said = T(
+                "plugin {name} (module {module}) {problem}; "
+                "CARDCORE_DISABLE_PLUGINS={short} leaves it out quietly",
+                name=name,
+                module=module,
+                problem=problem,
+                short=short,
+            )
+        else:
+            said = T(
+                "plugin {name} {problem}; CARDCORE_DISABLE_PLUGINS={short} leaves it out quietly",
+                name=name,
+                problem=problem,
+                short=short,
+            )
+        self.warnings.append(said)
 
     def game(self, name: str) -> GameSpec:
         """The game of that name, or of that alias (``GameSpec.aliases``; ``-``
@@ -87,23 +111,56 @@ class Registry:
             every = {_game_key(a): spec for spec in self.games.values() for a in (spec.name, *spec.aliases)}
             if wanted in every:
                 return every[wanted]
-            known = ", ".join(sorted(self.games)) or "none installed"
+            known = ", ".join(sorted(self.games))
             close = difflib.get_close_matches(wanted, list(every), n=1)  # the aliases too: karuzel → karuzele
-            hint = ""
-            if close:
-                game = every[close[0]].name
-                hint = f" (did you mean {close[0]!r}{f', {game}' if game != close[0] else ''}?)"
-            raise UnknownNameError(f"unknown game {name!r}{hint}; installed: {known}") from None
+            if not known:
+                raise UnknownNameError(
+                    T("unknown game {name!r}; installed: none installed", name=name)
+                ) from None
+            if not close:
+                raise UnknownNameError(
+                    T("unknown game {name!r}; installed: {known}", name=name, known=known)
+                ) from None
+            game = every[close[0]].name
+            if game != close[0]:
+                raise UnknownNameError(
+                    T(
+                        "unknown game {name!r} (did you mean {close!r}, {game}?); installed: {known}",
+                        name=name,
+                        close=close[0],
+                        game=game,
+                        known=known,
+                    )
+                ) from None
+            raise UnknownNameError(
+                T(
+                    "unknown game {name!r} (did you mean {close!r}?); installed: {known}",
+                    name=name,
+                    close=close[0],
+                    known=known,
+                )
+            ) from None
 
     def house_rule(self, name: str, game: str | None = None) -> HouseRuleSpec:
         try:
             spec = self.house_rules[name]
         except KeyError:
+            close = _suggest(name, self.house_rules)
+            if close is None:
+                raise UnknownNameError(
+                    T("unknown house rule {name!r}; see `cardcore house-rules`", name=name)
+                ) from None
             raise UnknownNameError(
-                f"unknown house rule {name!r}{_suggest(name, self.house_rules)}; see `cardcore house-rules`"
+                T(
+                    "unknown house rule {name!r} (did you mean {close!r}?); see `cardcore house-rules`",
+                    name=name,
+                    close=close,
+                )
             ) from None
         if game is not None and spec.game != game:
-            raise UnknownNameError(f"house rule {name!r} is for {spec.game}, not for {game}")
+            raise UnknownNameError(
+                T("house rule {name!r} is for {game}, not for {table}", name=name, game=spec.game, table=game)
+            )
         return spec
 
     def house_rules_for(self, game: str) -> list[HouseRuleSpec]:
@@ -177,7 +234,7 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
             try:
                 plugin = ep.load()
             except Exception as err:  # a broken package must not break the others
-                registry.warn(qualified, ep, f"cannot be imported ({describe(err)})")
+                registry.warn(qualified, ep, T("cannot be imported ({error})", error=describe(err)))
                 continue
             if pm.is_registered(plugin):
                 continue
@@ -187,7 +244,7 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
             except Exception as err:
                 if pm.is_registered(plugin):
                     pm.unregister(plugin)
-                registry.warn(qualified, ep, f"is not a valid plugin ({describe(err)})")
+                registry.warn(qualified, ep, T("is not a valid plugin ({error})", error=describe(err)))
                 continue
             registry.sources[qualified] = ep.value
     for plugin in plugins:
@@ -201,7 +258,12 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
         def register(spec: Any) -> None:
             taken = registry.games if kind == "game" else registry.house_rules
             if spec.name in taken and taken[spec.name] is not spec:
-                problem = f"registers the {kind} {spec.name!r}, a name already taken; left out"
+                if kind == "game":
+                    problem = T("registers the game {name!r}, a name already taken; left out", name=spec.name)
+                else:
+                    problem = T(
+                        "registers the house rule {name!r}, a name already taken; left out", name=spec.name
+                    )
                 registry.warn(source, None, problem)
                 return
             taken[spec.name] = spec
@@ -214,7 +276,7 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
             try:
                 impl.function(register=registering(kind, impl))
             except Exception as err:
-                registry.warn(impl.plugin_name, None, f"failed to register ({describe(err)})")
+                registry.warn(impl.plugin_name, None, T("failed to register ({error})", error=describe(err)))
     return registry
 
 

@@ -27,9 +27,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cardcore.cards import Card, CardError
 from cardcore.deck import CardPool
-from cardcore.errors import CardcoreError, TableError, pydantic_problems
+from cardcore.errors import CardcoreError, TableError, at, joined, message, pydantic_problems
 from cardcore.files import read_data
 from cardcore.game import DealState, PositionError
+from cardcore.i18n import T
 from cardcore.plugins import Registry
 from cardcore.table import Table
 
@@ -63,19 +64,19 @@ class PositionReader:
         if isinstance(raw, str):
             raw = raw.replace(",", " ").split()
         if not isinstance(raw, list):
-            raise PositionError(f"{field}: expected a list of cards")
+            raise PositionError(T("{field}: expected a list of cards", field=field))
         out = []
         for i, text in enumerate(raw):
             try:
                 out.append(self.pool.take(str(text)))
             except CardError as err:
-                raise PositionError(f"{field}[{i}]: {err}") from None
+                raise PositionError(at(f"{field}[{i}]", message(err))) from None
         return out
 
     def seat(self, field: str, default: int | None = None) -> int:
         value = self.get(field, default)
         if value is None:
-            raise PositionError(f"{field}: missing")
+            raise PositionError(T("{field}: missing", field=field))
         return self.index(field, value, self.table.players, "seat")
 
     def dealer_and_to_act(self) -> tuple[int, int]:
@@ -95,10 +96,23 @@ class PositionReader:
         said = str(value)[:40]
         if key and isinstance(value, str) and value.isascii() and value.isdigit():
             value = int(value) if str(int(value)) == value else value  # "1", not "01"
+        side = what == "side"
         if type(value) is not int:
-            raise PositionError(f"{field}: {said!r} is not a {what} number (a whole number)")
+            if side:
+                raise PositionError(
+                    T("{field}: {said!r} is not a side number (a whole number)", field=field, said=said)
+                )
+            raise PositionError(
+                T("{field}: {said!r} is not a seat number (a whole number)", field=field, said=said)
+            )
         if not 0 <= value < count:
-            raise PositionError(f"{field}: no {what} {said!r} (0 to {count - 1})")
+            if side:
+                raise PositionError(
+                    T("{field}: no side {said!r} (0 to {last})", field=field, said=said, last=count - 1)
+                )
+            raise PositionError(
+                T("{field}: no seat {said!r} (0 to {last})", field=field, said=said, last=count - 1)
+            )
         return value
 
     def per(self, field: str, count: int, what: str) -> dict[int, Any]:
@@ -108,12 +122,16 @@ class PositionReader:
         if isinstance(raw, list):
             raw = dict(enumerate(raw))
         if not isinstance(raw, dict):
-            raise PositionError(f"{field}: expected a mapping of {what} numbers")
+            if what == "side":
+                raise PositionError(T("{field}: expected a mapping of side numbers", field=field))
+            raise PositionError(T("{field}: expected a mapping of seat numbers", field=field))
         out: dict[int, Any] = {}
         for k, v in raw.items():
             i = self.index(field, k, count, what, key=True)
             if i in out:
-                raise PositionError(f"{field}: {what} {i} is given twice")
+                if what == "side":
+                    raise PositionError(T("{field}: side {i} is given twice", field=field, i=i))
+                raise PositionError(T("{field}: seat {i} is given twice", field=field, i=i))
             out[i] = v
         return out
 
@@ -145,9 +163,24 @@ def _check_keys(data: dict[str, Any], table: Table, state: DealState) -> None:
     for key in data:
         if key not in known:
             close = difflib.get_close_matches(str(key), known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            said, keys = str(key)[:60], ", ".join(known)
+            if close:
+                raise PositionError(
+                    T(
+                        "unknown key {key!r} (did you mean {close!r}?); a {game} position has {keys}",
+                        key=said,
+                        close=close[0],
+                        game=table.game.name,
+                        keys=keys,
+                    )
+                )
             raise PositionError(
-                f"unknown key {str(key)[:60]!r}{hint}; a {table.game.name} position has " + ", ".join(known)
+                T(
+                    "unknown key {key!r}; a {game} position has {keys}",
+                    key=said,
+                    game=table.game.name,
+                    keys=keys,
+                )
             )
 
 
@@ -155,7 +188,7 @@ def read_position(path: Path, registry: Registry) -> tuple[Table, DealState]:
     """Read a position file: its table and its state."""
     data = read_data(path)
     if not isinstance(data, dict):
-        raise CardcoreError(f"{path}: a position is a mapping with at least `game`")
+        raise CardcoreError(T("{path}: a position is a mapping with at least `game`", path=path))
     return position_from_data(data, registry, str(path))
 
 
@@ -165,14 +198,20 @@ def position_from_data(
     try:
         head = PositionHeader.model_validate(data)
     except ValidationError as err:
-        raise CardcoreError("; ".join(f"{where}: {p}" for p in pydantic_problems(err))) from None
+        raise CardcoreError(joined([at(where, p) for p in pydantic_problems(err)], "; ")) from None
     try:
         table = Table.from_names(registry, head.game, head.players, head.options, head.house_rules)
         state = table.load_state(data)
         _check_keys(data, table, state)
     except (TableError, PositionError) as err:
-        raise CardcoreError(f"{where}: {err}") from None
+        raise CardcoreError(at(where, message(err))) from None
     except (TypeError, ValueError, KeyError, AttributeError, OverflowError, RecursionError) as err:
         # a field of an unexpected shape that a game's reader did not name
-        raise CardcoreError(f"{where}: malformed position ({type(err).__name__}: {str(err)[:100]})") from None
+        raise CardcoreError(
+            T(
+                "{where}: malformed position ({error})",
+                where=where,
+                error=type(err).__name__ + ": " + str(err)[:100],
+            )
+        ) from None
     return table, state

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from cardcore.decision import Checkpoint, Decision, Rewind, Step
 from cardcore.errors import PluginError, TableError
 from cardcore.game import DealState, Observation
+from cardcore.i18n import T
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move, move_to_json
 from cardcore.players import Player, legacy
@@ -32,7 +33,9 @@ MAX_MOVES = 50_000  # per deal: Canasta's longest deals are under a thousand
 def rules_of(table: Table) -> str:
     """The game and house rules of ``table``, for an error that points at them."""
     rules = ", ".join(h.name for h in table.house_rules)
-    return f"the rules of {table.game.name}" + (f" with {rules}" if rules else "")
+    if rules:
+        return T("the rules of {game} with {rules}", game=table.game.name, rules=rules)
+    return T("the rules of {game}", game=table.game.name)
 
 
 class Listener:
@@ -77,9 +80,15 @@ class ConservationCheck(Listener):
 
             lost = Counter(c.name for c in table.deck) - Counter(c.name for c in cards)
             extra = Counter(c.name for c in cards) - Counter(c.name for c in table.deck)
+            missing, more = str(sorted(lost.elements())[:8]), str(sorted(extra.elements())[:8])
             raise PluginError(
-                f"{rules_of(table)}: deal {len(match.deals)} ended with cards not conserved "
-                f"(missing {sorted(lost.elements())[:8]}, extra {sorted(extra.elements())[:8]})"
+                T(
+                    "{rules}: deal {deal} ended with cards not conserved (missing {missing}, extra {extra})",
+                    rules=rules_of(table),
+                    deal=len(match.deals),
+                    missing=missing,
+                    extra=more,
+                )
             )
 
 
@@ -129,7 +138,7 @@ beat: Callable[[], None] = _no_beat
 def make_players(table: Table, kinds: Sequence[str], seed: int | str | None) -> list[Player]:
     """One player per seat from kind names (``human``, ``random``, ``greedy`` …)."""
     if len(kinds) != table.players:
-        raise TableError(f"{len(kinds)} player kinds for {table.players} seats")
+        raise TableError(T("{kinds} player kinds for {seats} seats", kinds=len(kinds), seats=table.players))
     return [make_player(table, kind, seat, bot_rng(seed, seat)) for seat, kind in enumerate(kinds)]
 
 
@@ -142,13 +151,35 @@ def make_player(table: Table, spec: str, seat: int, rng: random.Random) -> Playe
     factory = table.player_kinds.get(kind)
     if factory is None:
         known = ", ".join(sorted(table.player_kinds))
-        raise TableError(f"unknown player kind {kind!r} for {table.game.name}; known: {known}")
+        raise TableError(
+            T(
+                "unknown player kind {kind!r} for {game}; known: {known}",
+                kind=kind,
+                game=table.game.name,
+                known=known,
+            )
+        )
     if options:
         takes = _option_names(factory)
         for key in options:
             if key not in takes:
-                said = ", ".join(sorted(takes)) or "none"
-                raise TableError(f"player kind {kind!r} has no option {key!r} (its options: {said})")
+                if not takes:
+                    raise TableError(
+                        T(
+                            "player kind {kind!r} has no option {key!r} (its options: none)",
+                            kind=kind,
+                            key=key,
+                        )
+                    )
+                said = ", ".join(sorted(takes))
+                raise TableError(
+                    T(
+                        "player kind {kind!r} has no option {key!r} (its options: {said})",
+                        kind=kind,
+                        key=key,
+                        said=said,
+                    )
+                )
     player: Player = legacy(factory(table, seat, rng, **options))
     return player
 
@@ -161,7 +192,7 @@ def parse_kind(spec: str) -> tuple[str, dict[str, Any]]:
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise TableError(f"player kind {spec[:60]!r}: expected KIND:key=value,...")
+            raise TableError(T("player kind {spec!r}: expected KIND:key=value,...", spec=spec[:60]))
         options[key.strip()] = _scalar(value.strip())
     return kind.strip(), options
 
@@ -232,7 +263,13 @@ def play_deal(
         moves = legal_moves(state)
         if type(moves) is not list or not moves:
             got = repr(moves)[:60]
-            raise PluginError(f"{rules_of(table)}: no list of legal moves while the deal goes on ({got})")
+            raise PluginError(
+                T(
+                    "{rules}: no list of legal moves while the deal goes on ({got})",
+                    rules=rules_of(table),
+                    got=got,
+                )
+            )
         player = players[seat]
         obs = observe(state, seat) if player.needs_observation else None
         decision.seat = seat
@@ -257,7 +294,13 @@ def play_deal(
             raise PluginError(blame) from err
         n += 1
         if n > MAX_MOVES:
-            raise PluginError(f"{rules_of(table)}: a deal went past {MAX_MOVES:,} moves without ending")
+            raise PluginError(
+                T(
+                    "{rules}: a deal went past {n} moves without ending",
+                    rules=rules_of(table),
+                    n=format(MAX_MOVES, ","),
+                )
+            )
         if followers.wanted:
             decision.view = followers.step(state, deal, n, seat, move, len(moves) == 1)
     result = match.end_deal(state, n)

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from cardcore.i18n import T
 from cardcore.runner import ConservationCheck, Listener, make_players, play_match
 
 CHUNK_SECONDS = 0.25  # CPU time a chunk should take: short enough for progress and Ctrl-C
@@ -193,7 +194,7 @@ class RayBackend(Backend):
         except ImportError:
             from cardcore.errors import CardcoreError
 
-            raise CardcoreError("--backend ray needs Ray: pip install 'cardcore[ray]'") from None
+            raise CardcoreError(T("--backend ray needs Ray: pip install 'cardcore[ray]'")) from None
         self.ray = ray
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"address": address} if address else {}
@@ -393,8 +394,11 @@ def simulate(
                 from cardcore.errors import CardcoreError
 
                 raise CardcoreError(
-                    f"{getattr(log, 'name', 'the log')}: cannot write the log ({err.strerror or err}); "
-                    "every complete line before is kept"
+                    T(
+                        "{name}: cannot write the log ({error}); every complete line before is kept",
+                        name=getattr(log, "name", "the log"),
+                        error=err.strerror or err,
+                    )
                 ) from None
         if bar is not None:
             bar.update(len(record.deals) if deals is not None else int(record.over))

@@ -14,9 +14,10 @@ import pluggy
 from pydantic import BaseModel, ValidationError
 
 from cardcore.cards import Card
-from cardcore.errors import IllegalMoveError, TableError, pydantic_problems
+from cardcore.errors import IllegalMoveError, TableError, joined, message, pydantic_problems
 from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
 from cardcore.hookspecs import PROJECT, REQUIRED_HOOKS, STATE_HOOKS, TableSpec
+from cardcore.i18n import T, Text, Tn
 from cardcore.moves import Move, move_to_json
 from cardcore.plugins import ENV_TRACE, Registry, UnknownNameError
 from cardcore.seats import side_of_seats
@@ -49,8 +50,14 @@ class Table:
         self.players = game.default_players if players is None else players
         if not game.min_players <= self.players <= game.max_players:
             raise TableError(
-                f"{game.name} is played by {game.min_players} to {game.max_players} players, "
-                f"not {self.players}"
+                Tn(
+                    "{game} is played by {low} to {n} player, not {players}",
+                    "{game} is played by {low} to {n} players, not {players}",
+                    game.max_players,
+                    game=game.name,
+                    low=game.min_players,
+                    players=self.players,
+                )
             )
         if isinstance(options, BaseModel):
             self.options = options
@@ -60,19 +67,30 @@ class Table:
             except ValidationError as err:
                 fields = list(game.options_model.model_fields)
                 problems = [_with_suggestion(p, fields) for p in pydantic_problems(err, "option")]
-                raise TableError("; ".join(problems) + f" ({game.name})") from None
+                # i18n: the problems of a table's options (joined by "; "), then the game's id
+                raise TableError(
+                    T("{problems} ({game})", problems=joined(problems, "; "), game=game.name)
+                ) from None
         problem = game.check_table(self.players, self.options)
         if problem:
             raise TableError(problem)
         seen: set[str] = set()
         for hr in house_rules:
             if hr.game != game.name:
-                raise TableError(f"house rule {hr.name!r} is for {hr.game}, not for {game.name}")
+                raise TableError(
+                    T(
+                        "house rule {name!r} is for {game}, not for {table}",
+                        name=hr.name,
+                        game=hr.game,
+                        table=game.name,
+                    )
+                )
             if hr.players and self.players not in hr.players:
-                counts = " or ".join(map(str, hr.players))
-                raise TableError(f"house rule {hr.name!r} is for {counts} players, not {self.players}")
+                raise TableError(_house_rule_counts(hr.name, hr.players, self.players))
             if hr.name in seen:
-                raise TableError(f"house rule {hr.name!r} is named twice (the table has it already)")
+                raise TableError(
+                    T("house rule {name!r} is named twice (the table has it already)", name=hr.name)
+                )
             seen.add(hr.name)
         self.house_rules = tuple(house_rules)
         self.names = [safe_name(n) for n in names] if names else [f"Player {i}" for i in range(self.players)]
@@ -132,7 +150,7 @@ class Table:
             spec = registry.game(game)
             hrs = [registry.house_rule(n, game) for n in house_rules]
         except UnknownNameError as err:
-            raise TableError(str(err)) from None
+            raise TableError(message(err)) from None
         return cls(spec, players, options, hrs, names)
 
     # ---- facts ---------------------------------------------------------
@@ -196,7 +214,9 @@ class Table:
         if move not in legal and self.named_move(state, move, legal) is None:
             reason = self.explain_illegal(state, move)
             text = self.move_text(move, state)
-            raise IllegalMoveError(f"illegal move {text!r}: {reason or 'not a legal move here'}")
+            if reason:
+                raise IllegalMoveError(T("illegal move {move!r}: {reason}", move=text, reason=reason))
+            raise IllegalMoveError(T("illegal move {move!r}: not a legal move here", move=text))
         return self.fast_apply_move(state, move)
 
     def is_deal_over(self, state: DealState) -> bool:
@@ -256,8 +276,31 @@ def _with_suggestion(problem: str, fields: list[str]) -> str:
     if what != "unknown field" or not key.startswith("option."):
         return problem
     close = difflib.get_close_matches(key.removeprefix("option."), fields, n=1)
-    known = ", ".join(fields) or "none"
-    return f"{problem} (did you mean {close[0]!r}?)" if close else f"{problem} (its options: {known})"
+    if close:
+        return T("{problem} (did you mean {close!r}?)", problem=problem, close=close[0])
+    if not fields:
+        return T("{problem} (its options: none)", problem=problem)
+    return T("{problem} (its options: {known})", problem=problem, known=", ".join(fields))
+
+
+def _house_rule_counts(name: str, counts: Sequence[int], players: int) -> Text:
+    """``house rule 'x' is for 2 or 4 players, not 3``."""
+    if len(counts) == 1:
+        return Tn(
+            "house rule {name!r} is for {n} player, not {players}",
+            "house rule {name!r} is for {n} players, not {players}",
+            counts[0],
+            name=name,
+            players=players,
+        )
+    # i18n: counts: player counts separated by "or" in English ("2 or 4"): the last one is {last}
+    return T(
+        "house rule {name!r} is for {counts} or {last} players, not {players}",
+        name=name,
+        counts=", ".join(map(str, counts[:-1])),
+        last=counts[-1],
+        players=players,
+    )
 
 
 def safe_name(name: object, limit: int = 40) -> str:
@@ -281,9 +324,21 @@ def _check_required(pm: pluggy.PluginManager, game: GameSpec, plugin: object) ->
     for name in names:
         impls = [i for i in getattr(pm.hook, name).get_hookimpls() if i.plugin_name != "cardcore.defaults"]
         if not impls:
-            also = " nor names a state_class declaring FIELDS" if name in STATE_HOOKS else ""
+            if name in STATE_HOOKS:
+                raise TableError(
+                    T(
+                        "{game}: the game does not implement the hook {hook} nor names a state_class "
+                        "declaring FIELDS (see docs/PLUGINS.md)",
+                        game=game.name,
+                        hook=name,
+                    )
+                )
             raise TableError(
-                f"{game.name}: the game does not implement the hook {name}{also} (see docs/PLUGINS.md)"
+                T(
+                    "{game}: the game does not implement the hook {hook} (see docs/PLUGINS.md)",
+                    game=game.name,
+                    hook=name,
+                )
             )
 
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
+from cardcore.i18n import _
+
 _CORE = ("cardcore", "pluggy", "click", "pydantic", "yaml", "threading")
 _STDLIB = os.path.dirname(os.__file__)
 
@@ -61,7 +63,9 @@ def culprit(thread_id: int | None, pm: Any = None) -> str:
     if plugin_frame is None:
         inner = stack[0]
         where = f"{inner.f_globals.get('__name__', '?')}.{inner.f_code.co_name}"
-        return f"cardcore code ({where})" + (f", hook {hook}" if hook else "")
+        if hook:
+            return _("cardcore code ({where}), hook {hook}").format(where=where, hook=hook)
+        return _("cardcore code ({where})").format(where=where)
     from cardcore.plugins import package_of
 
     module = str(plugin_frame.f_globals.get("__name__", "?"))
@@ -73,10 +77,16 @@ def culprit(thread_id: int | None, pm: Any = None) -> str:
         except Exception:  # not a registered plugin (a bot, a helper object)
             name = None
     package = package_of(module)
-    said = f"module {module}" + (f", package {package}" if package else "")
-    return f"plugin {name or module} ({said})" + (
-        f", hook {hook}" if hook else f", in {plugin_frame.f_code.co_name}"
-    )
+    who = name or module
+    if package:
+        said = _("plugin {name} (module {module}, package {package})").format(
+            name=who, module=module, package=package
+        )
+    else:
+        said = _("plugin {name} (module {module})").format(name=who, module=module)
+    if hook:
+        return _("{plugin}, hook {hook}").format(plugin=said, hook=hook)
+    return _("{plugin}, in {function}").format(plugin=said, function=plugin_frame.f_code.co_name)
 
 
 class Busy:
@@ -167,7 +177,9 @@ def arm(timeout: float, command: str, finish: Callable[[], str | None] | None = 
         if finish is not None:
             with contextlib.suppress(Exception):
                 said = finish() or ""
-        line = f"error: cardcore {command}: {who} ran past the move timeout ({timeout:g} s){said}"
+        line = _("error: cardcore {command}: {who} ran past the move timeout ({timeout} s){said}").format(
+            command=command, who=who, timeout=f"{timeout:g}", said=said
+        )
         print(line, file=sys.stderr)
         sys.stderr.flush()
         os._exit(1)

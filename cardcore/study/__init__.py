@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from cardcore.errors import CardcoreError
+from cardcore.i18n import T, _
 from cardcore.runner import Listener, make_players, play_match
 from cardcore.simulate import (
     _TABLES,
@@ -207,13 +208,18 @@ class Store:
                     had = None
                 if had != plan:
                     raise CardcoreError(
-                        f"{out}: holds a study of other parameters (plan.json); give another --out "
-                        "or remove that directory"
+                        T(
+                            "{path}: holds a study of other parameters (plan.json); give another --out "
+                            "or remove that directory",
+                            path=out,
+                        )
                     )
             else:
                 path.write_text(json.dumps(plan, indent=1) + "\n")
         except OSError as err:
-            raise CardcoreError(f"{out}: cannot write the study there ({err.strerror or err})") from None
+            raise CardcoreError(
+                T("{path}: cannot write the study there ({error})", path=out, error=err.strerror or err)
+            ) from None
 
     def _path(self, phase: str) -> Path:
         assert self.out is not None
@@ -309,9 +315,9 @@ def _phase(
         merger.matches += 1 if rec.get("over", True) else 0
         records.append(rec)
     if deals is not None and merger.deals > deals:  # a store of a longer study: not ours
-        raise CardcoreError(f"{phase}: the kept chunks do not fit this study")
+        raise CardcoreError(T("{phase}: the kept chunks do not fit this study", phase=phase))
     total = deals if deals is not None else matches or 0
-    bar = _Bar(label, total, "deals" if deals is not None else "decks", progress)
+    bar = _Bar(label, total, _("deals") if deals is not None else _("decks"), progress)
     bar.update(merger.deals if deals is not None else len(records))
     out = store.writer(phase)
 
@@ -385,7 +391,7 @@ def run(
 
     for kind in (main_bot, search_bot):
         if parse_kind(kind)[0] == "human":
-            raise CardcoreError("a study plays bots only; use `cardcore play` to play")
+            raise CardcoreError(T("a study plays bots only; use `cardcore play` to play"))
         make_player(base_table, kind, 0, _random.Random(0))  # an unknown kind: one line, now
     out_dir = Path(out) if out is not None else None
     plan = {
@@ -429,7 +435,7 @@ def run(
                 play_study_chunk,
                 deals,
                 None,
-                f"{v.name}: deals",
+                _("{variant}: deals").format(variant=v.name),
                 progress,
                 len(shape.sides),
             )
@@ -443,7 +449,7 @@ def run(
                     play_skill_chunk,
                     None,
                     greedy_decks,
-                    f"{v.name}: greedy-random decks",
+                    _("{variant}: greedy-random decks").format(variant=v.name),
                     progress,
                     len(shape.sides),
                 )
@@ -457,7 +463,7 @@ def run(
                     play_skill_chunk,
                     None,
                     skill_deals,
-                    f"{v.name}: search-greedy decks",
+                    _("{variant}: search-greedy decks").format(variant=v.name),
                     progress,
                     len(shape.sides),
                 )

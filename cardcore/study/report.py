@@ -15,28 +15,29 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from cardcore.i18n import N_, _, _n
 from cardcore.study.metrics import Shape
 
 PLOTS_HINT = "pip install 'cardcore[study]'"
 
 LABELS = {
-    "seat_win_share": "win share, seat",
-    "side_win_share": "win share, side",
-    "win_share_from_first": "win share, place from the first player",
-    "first_player_advantage": "first-player advantage",
-    "fairness_p": "fairness p (equal shares)",
-    "moves_per_deal": "moves per deal",
-    "decisions_per_deal": "decisions per deal (>1 move)",
-    "choices_per_decision": "legal moves per decision",
-    "deals_per_match": "deals per match",
-    "margin": "margin (1st − 2nd)",
-    "spread": "spread (1st − last)",
-    "lead_changes": "lead changes per match",
-    "deal_lead_changes": "lead changes per deal (standing)",
-    "comeback_rate": "comeback rate",
-    "skill_greedy_vs_random": "skill: greedy − random",
-    "skill_search_vs_greedy": "skill: search − greedy",
-    "move_kinds": "moves of kind",
+    "seat_win_share": N_("win share, seat"),
+    "side_win_share": N_("win share, side"),
+    "win_share_from_first": N_("win share, place from the first player"),
+    "first_player_advantage": N_("first-player advantage"),
+    "fairness_p": N_("fairness p (equal shares)"),
+    "moves_per_deal": N_("moves per deal"),
+    "decisions_per_deal": N_("decisions per deal (>1 move)"),
+    "choices_per_decision": N_("legal moves per decision"),
+    "deals_per_match": N_("deals per match"),
+    "margin": N_("margin (1st − 2nd)"),
+    "spread": N_("spread (1st − last)"),
+    "lead_changes": N_("lead changes per match"),
+    "deal_lead_changes": N_("lead changes per deal (standing)"),
+    "comeback_rate": N_("comeback rate"),
+    "skill_greedy_vs_random": N_("skill: greedy − random"),
+    "skill_search_vs_greedy": N_("skill: search − greedy"),
+    "move_kinds": N_("moves of kind"),
 }
 
 
@@ -65,12 +66,13 @@ def _ci(ci: Any, signed: bool = False) -> str:
     return f"[{f(ci[0])}, {f(ci[1])}]"
 
 
-def rows_of(metrics: dict[str, Any]) -> Iterable[tuple[str, str, Any, Any]]:
+def rows_of(metrics: dict[str, Any], said: bool = False) -> Iterable[tuple[str, str, Any, Any]]:
     """(metric, label, value, ci95) per printed line: a list metric one line
-    per seat or place, the move kinds one line per kind."""
+    per seat or place, the move kinds one line per kind; ``said``: the labels
+    in the language in use (the terminal's table), else in English (the files)."""
     for m, got in metrics.items():
         value, ci = got.get("value", got.get("diff")), got.get("ci95")
-        label = LABELS.get(m, m)
+        label = _label(m, said)
         if isinstance(value, list):
             for i, v in enumerate(value):
                 yield m, f"{label} {i}", v, ci[i] if ci else None
@@ -91,36 +93,56 @@ def variant_title(v: dict[str, Any]) -> str:
     return f"{v['name']}" + (f" ({', '.join(spec)})" if spec else "")
 
 
+def _label(metric: str, said: bool) -> str:
+    label = LABELS.get(metric, metric)
+    return _(label) if said and metric in LABELS else label
+
+
 def table_text(result: dict[str, Any]) -> str:
-    """The terminal table: the base game's figures with their intervals, then
-    each variant's figures and its difference from the base (``*``: the 95%
-    interval of the difference excludes zero)."""
+    """The terminal table (in the language in use): the base game's figures
+    with their intervals, then each variant's figures and its difference from
+    the base (``*``: the 95% interval of the difference excludes zero)."""
     out = [
-        f"{result['game']}, {result['players']} players, {result['deals']:,} deals per variant "
-        f"({result['bot']} at every seat), {result['skill_deals']:,} search decks "
-        f"({result['search_bot']}), seed {result['seed']}"
+        _n(
+            "{game}, {n} player, {deals} deals per variant ({bot} at every seat), {skill} search decks "
+            "({search}), seed {seed}",
+            "{game}, {n} players, {deals} deals per variant ({bot} at every seat), {skill} search decks "
+            "({search}), seed {seed}",
+            result["players"],
+        ).format(
+            game=result["game"],
+            n=result["players"],
+            deals=f"{result['deals']:,}",
+            bot=result["bot"],
+            skill=f"{result['skill_deals']:,}",
+            search=result["search_bot"],
+            seed=result["seed"],
+        )
     ]
     base = result["variants"][0]
     out.append(f"\n{variant_title(base)}")
-    for _, label, v, ci in rows_of(base["metrics"]):
+    for _m, label, v, ci in rows_of(base["metrics"], said=True):
         out.append(f"  {label:<42} {_num(v):>9}  {_ci(ci)}")
     for var in result["variants"][1:]:
-        how = "paired by deck" if var.get("paired") else "independent bootstrap"
-        out.append(
-            f"\n{variant_title(var)} — against base ({how}, {var.get('same_deals', 0):.0%} of deals alike)"
-        )
+        alike = f"{var.get('same_deals', 0):.0%}"
+        if var.get("paired"):
+            against = _("{variant} — against base (paired by deck, {alike} of deals alike)")
+        else:
+            against = _("{variant} — against base (independent bootstrap, {alike} of deals alike)")
+        out.append("\n" + against.format(variant=variant_title(var), alike=alike))
         vs = var.get("vs_base", {})
-        for m, label, v, _ci_unused in rows_of(var["metrics"]):
+        for m, label, v, _ci_unused in rows_of(var["metrics"], said=True):
             d = vs.get(m)
             line = f"  {label:<42} {_num(v):>9}"
             if d is not None:
-                key = label[len(LABELS.get(m, m)) + 1 :]
+                key = label[len(_label(m, True)) + 1 :]
                 diff, dci, sig = _pick(d, key)
                 mark = " *" if sig else ""
                 line += f"  {_signed(diff):>9} {_ci(dci, signed=True)}{mark}"
             out.append(line)
     if "seconds" in result:
-        out.append(f"\n{result['seconds']:.1f} s wall, {result['cpu_seconds']:.1f} s CPU")
+        wall, cpu = f"{result['seconds']:.1f}", f"{result['cpu_seconds']:.1f}"
+        out.append("\n" + _("{wall} s wall, {cpu} s CPU").format(wall=wall, cpu=cpu))
     return "\n".join(out)
 
 

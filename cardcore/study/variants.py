@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardcore.errors import CardcoreError, TableError
+from cardcore.errors import CardcoreError, TableError, message
+from cardcore.i18n import T
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
@@ -47,8 +48,11 @@ def parse_variant(text: str) -> Variant:
     name = name.strip()
     if not sep or not NAME.match(name):
         raise CardcoreError(
-            f"--variant {text[:60]!r}: expected NAME=SPEC, e.g. broom_free=+carrousel.free_trail "
-            "or short=deck=54 (a name of letters, digits, _ . -)"
+            T(
+                "--variant {text!r}: expected NAME=SPEC, e.g. broom_free=+carrousel.free_trail "
+                "or short=deck=54 (a name of letters, digits, _ . -)",
+                text=text[:60],
+            )
         )
     options: dict[str, Any] = {}
     rules: list[str] = []
@@ -58,7 +62,13 @@ def parse_variant(text: str) -> Variant:
             continue
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise CardcoreError(f"--variant {name}: {item[:40]!r} is neither option=value nor +house.rule")
+            raise CardcoreError(
+                T(
+                    "--variant {name}: {item!r} is neither option=value nor +house.rule",
+                    name=name,
+                    item=item[:40],
+                )
+            )
         options[key.strip()] = _value(value.strip())
     return Variant(name, options, tuple(rules))
 
@@ -70,16 +80,31 @@ def table_variant(config: Path, name: str, game: str, players: int) -> Variant:
 
     cfg = load_config(config)
     if name not in cfg.tables:
-        known = ", ".join(sorted(cfg.tables)) or "none"
-        raise CardcoreError(f"{config}: no table {name!r}; tables: {known}")
+        if not cfg.tables:
+            raise CardcoreError(T("{path}: no table {name!r}; tables: none", path=config, name=name))
+        known = ", ".join(sorted(cfg.tables))
+        raise CardcoreError(
+            T("{path}: no table {name!r}; tables: {known}", path=config, name=name, known=known)
+        )
     t = cfg.tables[name]
     count = len(t.players) if isinstance(t.players, list) else t.players
     if t.game != game:
-        raise CardcoreError(f"--table {name}: a table of {t.game}, not of {game}")
+        raise CardcoreError(
+            T("--table {name}: a table of {game}, not of {study}", name=name, game=t.game, study=game)
+        )
     if count is not None and count != players:
-        raise CardcoreError(f"--table {name}: a table of {count} players; the study has {players}")
+        raise CardcoreError(
+            T(
+                "--table {name}: a table of {n} players; the study has {players}",
+                name=name,
+                n=count,
+                players=players,
+            )
+        )
     if not NAME.match(name):
-        raise CardcoreError(f"--table {name[:40]!r}: not a usable variant name (letters, digits, _ . -)")
+        raise CardcoreError(
+            T("--table {name!r}: not a usable variant name (letters, digits, _ . -)", name=name[:40])
+        )
     return Variant(name, dict(t.options), tuple(t.house_rules))
 
 
@@ -92,11 +117,12 @@ def check_variants(registry: Any, game: str, players: int | None, variants: list
     tables = []
     for v in variants:
         if v.name in seen:
-            raise CardcoreError(f"--variant {v.name}: two variants of that name")
+            raise CardcoreError(T("--variant {name}: two variants of that name", name=v.name))
         seen.add(v.name)
         try:
             tables.append(Table.from_names(registry, game, players, v.options, v.house_rules))
         except TableError as err:
-            where = "the base game" if v is variants[0] else f"variant {v.name}"
-            raise CardcoreError(f"{where}: {err}") from None
+            if v is variants[0]:
+                raise CardcoreError(T("the base game: {error}", error=message(err))) from None
+            raise CardcoreError(T("variant {name}: {error}", name=v.name, error=message(err))) from None
     return tables

@@ -12,6 +12,7 @@ from cardcore.cards import Card
 from cardcore.deck import deal_rounds, shuffled
 from cardcore.game import GamePlugin, GameSpec, Observation, SideScore, redeal_unseen, rules_page
 from cardcore.hookspecs import hookimpl
+from cardcore.i18n import N_, NP_, Text
 from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.seats import left_of, make_sides
@@ -30,6 +31,7 @@ from cardcore_plugins.canasta.state import (
     CanastaState,
     new_state,
 )
+from cardcore_plugins.canasta.words import DOMAIN, T, Tn, _
 
 NAME = "canasta"
 HAND_SIZE = {4: 11, 3: 13, 2: 15}  # N4
@@ -40,13 +42,17 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     target: int | None = Field(
-        default=None, gt=0, description="match target; default 5000, 7500 with 3 players (N1)"
+        default=None,
+        gt=0,
+        # i18n: the option "target": the points that win the match
+        description=N_("match target; default 5000, 7500 with 3 players (N1)"),
     )
 
 
 class Canasta(GamePlugin[Options, CanastaState]):
     """The table plugin: Canasta's answers to the core's hooks."""
 
+    domain = DOMAIN
     bots = {"greedy": "cardcore_plugins.canasta.bots:GreedyPlayer"}
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
@@ -65,7 +71,8 @@ class Canasta(GamePlugin[Options, CanastaState]):
         self.target = self.options.target or (7500 if table.players == 3 else 5000)
 
     def goal(self) -> str:
-        return f"first to {self.target} points (N1)"
+        # i18n: what wins the match; {target}: a number of points
+        return T("first to {target} points (N1)", target=self.target)
 
     def events(self, before: Observation, after: Observation, names: list[str]) -> list[str]:
         out = super().events(before, after, names)
@@ -73,27 +80,48 @@ class Canasta(GamePlugin[Options, CanastaState]):
         for side in after.public["sides"]:
             seats = tuple(side["seats"])
             if seats in old and len(side["red_threes"]) > old[seats]:
-                new = side["red_threes"][old[seats] :]
-                laid = " ".join(c.name for c in new)
-                one = len(seats) == 1 and names[seats[0]] != "You"  # "Left lays", "You lay"
-                what = "the red three" if len(new) == 1 else "the red threes"
-                who = "/".join(names[s] for s in seats)
-                out.append(f"{who} {'lays' if one else 'lay'} {what} {laid} (N7)")
+                out.append(red_threes_laid([names[s] for s in seats], side["red_threes"][old[seats] :]))
         if [s["seats"] for s in before.public["sides"]] != [s["seats"] for s in after.public["sides"]]:
-            sides = after.public["sides"]
-            teams = " against ".join("/".join(names[s] for s in side["seats"]) for side in sides)
-            out.append(f"the pile is taken: {teams} from now on (N17)")
+            teams = ["/".join(names[s] for s in side["seats"]) for side in after.public["sides"]]
+            if len(teams) == 2:  # N17: the taker and his new partner against the third player
+                # i18n: N17 (3 players): the first to take the pile makes a partnership;
+                # {side}, {other}: the two sides' players' names (joined by /)
+                out.append(
+                    T(
+                        "the pile is taken: {side} against {other} from now on (N17)",
+                        side=teams[0],
+                        other=teams[1],
+                    )
+                )
+            else:  # (never: a 3-player deal has two sides once the pile is taken)
+                # i18n: N17: {sides}: the sides, each its players' names
+                out.append(T("the pile is taken: {sides} from now on (N17)", sides=teams))
         return out
 
     def deal_events(self, state: CanastaState, names: list[str]) -> list[str]:
         s = state
         if s.went_out is not None:
-            how = " concealed" if s.went_out_concealed else ""
-            bonus = " (no bonus after the last red three, N13a)" if s.last_red_three else ""
-            return [f"{names[s.went_out]} went out{how}{bonus}"]
+            name = names[s.went_out]
+            # "going out": melding every card but one discard (or all), ending the deal; "concealed":
+            # in one turn, without having melded before (a bonus of 200 instead of 100)
+            if s.last_red_three:
+                if s.went_out_concealed:
+                    # i18n: {name}: a player's name; the bonus for going out concealed is not scored
+                    return [
+                        T("{name} went out concealed (no bonus after the last red three, N13a)", name=name)
+                    ]
+                # i18n: {name}: a player's name; the bonus for going out is not scored
+                return [T("{name} went out (no bonus after the last red three, N13a)", name=name)]
+            if s.went_out_concealed:
+                # i18n: {name}: a player's name; "concealed": all his melds laid in this one turn
+                return [T("{name} went out concealed", name=name)]
+            # i18n: {name}: a player's name; going out ends the deal
+            return [T("{name} went out", name=name)]
         if s.last_red_three:
-            return ["the stock ended with a red three: the deal is over (N13a)"]
-        return ["the stock is out and the pile cannot be taken: the deal is over (N13)"]
+            # i18n: how a deal ended (N13a)
+            return [T("the stock ended with a red three: the deal is over (N13a)")]
+        # i18n: how a deal ended (N13); "the pile": the discard pile
+        return [T("the stock is out and the pile cannot be taken: the deal is over (N13)")]
 
     def show_item(
         self, item: dict[str, Any], show: Callable[[Any], str], name: Callable[[int], str]
@@ -101,7 +129,13 @@ class Canasta(GamePlugin[Options, CanastaState]):
         """A meld: its cards, and ``canasta (natural)`` once it is one."""
         if "rank" not in item or "cards" not in item:
             return None
-        tag = f" canasta ({item['canasta']})" if item.get("canasta") else ""
+        tag = ""
+        if item.get("canasta") == "natural":
+            # i18n: a meld of seven or more cards without a wild card (N8), shown after its cards
+            tag = " " + _("canasta (natural)")
+        elif item.get("canasta"):
+            # i18n: a meld of seven or more cards with wild cards (N8), shown after its cards
+            tag = " " + _("canasta (mixed)")
         return show(item["cards"]) + tag
 
     def hand_order(self, card: Card) -> Any:
@@ -312,34 +346,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
 
     @hookimpl
     def cardcore_move_text(self, state: CanastaState | None, move: Move) -> str | None:
-        k = move.kind
-        if k == "draw":
-            return "draw"
-        if k == "take_pile":
-            cards = move.get("cards")
-            n = len(move.takes)
-            if not move.takes:
-                return "take the pile"
-            if not cards:
-                return f"take the pile ({cards_count(n)}) onto the {move.takes[-1].name[:-1]} meld"
-            return f"take the pile ({cards_count(n)}) with " + " ".join(c.name for c in cards)
-        if k == "meld":
-            return "meld " + " ".join(c.name for c in move.get("cards"))
-        if k == "add":
-            return f"add {move.card} to the {move.get('rank')} meld"
-        if k == "discard":
-            return f"discard {move.card}"
-        if k == "ask_go_out":
-            return "ask partner: may I go out?"
-        if k == "answer":
-            return "answer: yes, go out" if move.get("yes") else "answer: no"
-        if k == "commit":
-            return "lay down the initial meld"
-        if k == "withdraw":
-            return "take back the initial meld"
-        if k == "stop":
-            return "stop: the deal ends"
-        return None
+        return moves.move_text(move)
 
     @hookimpl
     def cardcore_sample_state(self, state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
@@ -377,8 +384,75 @@ def _redeal(state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
     return sample
 
 
-def cards_count(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
+def red_threes_laid(who: list[str], new: list[Card]) -> Text:
+    """The event of red threes laid (N7) by a side's players ``who``."""
+    n = len(new)
+    if who == ["You"]:  # the person at the terminal ("You lay", not "You lays")
+        # i18n: an event (N7): red threes are laid face up for the side; {cards}: the threes laid
+        return Tn("You lay the red three {cards} (N7)", "You lay the red threes {cards} (N7)", n, cards=new)
+    if len(who) == 1:
+        # i18n: an event (N7): {player}: a player's name; {cards}: the red threes laid
+        return Tn(
+            "{player} lays the red three {cards} (N7)",
+            "{player} lays the red threes {cards} (N7)",
+            n,
+            player=who[0],
+            cards=new,
+        )
+    # i18n: an event (N7): {players}: the side's players' names (joined by /); {cards}: the red threes
+    return Tn(
+        "{players} lay the red three {cards} (N7)",
+        "{players} lay the red threes {cards} (N7)",
+        n,
+        players="/".join(who),
+        cards=new,
+    )
+
+
+# The labels of the view's items (``cardcore_observe``: its keys, ``_`` said as a space) and
+# the words among their values, as the terminal shows them (``pgettext("view item", …)``).
+VIEW_ITEMS = (
+    # i18n: a label of the table's view: the turn's phase (its values: draw, pile, play, answer)
+    NP_("view item", "phase"),
+    # i18n: a label of the table's view: the discard pile
+    NP_("view item", "pile"),
+    # i18n: a label of the table's view: the sides (their melds, red threes …)
+    NP_("view item", "sides"),
+    # i18n: a label of the table's view: the match's scores
+    NP_("view item", "scores"),
+    # i18n: a label of the table's view: the melds of the initial meld, staged (not laid down yet, N10)
+    NP_("view item", "staged"),
+    # i18n: a label of the table's view: the points of the staged initial meld (N10)
+    NP_("view item", "staged points"),
+    # i18n: a label of the table's view: the points a side's first melds must reach (N10)
+    NP_("view item", "initial minimum"),
+    # i18n: a label of the table's view: "may I go out?" asked (its values: pending, yes, no)
+    NP_("view item", "asked"),
+    # i18n: a label of a side's items: its melds
+    NP_("view item", "melds"),
+    # i18n: a label of a side's items: its red threes laid (N7)
+    NP_("view item", "red threes"),
+    # i18n: a label of a side's items: the points of its melded cards
+    NP_("view item", "meld points"),
+    # i18n: a label of a side's items: whether the discard pile is frozen for it (N9)
+    NP_("view item", "frozen"),
+    # i18n: a label of a side's score in the match
+    NP_("view item", "points"),
+    # i18n: the phase (a value of the view's "phase"): the player draws or takes the pile (N5)
+    NP_("view item", "draw"),
+    # i18n: the phase: the pile's top card is staged, the initial meld being made with it (N10)
+    NP_("view item", "pile"),
+    # i18n: the phase: the player melds, adds and discards (N5)
+    NP_("view item", "play"),
+    # i18n: the phase: the partner answers "may I go out?" (N12)
+    NP_("view item", "answer"),
+    # i18n: "may I go out?" asked, the partner's answer not given yet (N12)
+    NP_("view item", "pending"),
+    # i18n: the partner's answer to "may I go out?"
+    NP_("view item", "yes"),
+    # i18n: the partner's answer to "may I go out?"
+    NP_("view item", "no"),
+)
 
 
 def _meld_view(rank: int, cards: list[Card]) -> dict[str, Any]:
@@ -401,14 +475,17 @@ VALUE_OF = VALUES
 
 SPEC = GameSpec(
     name=NAME,
-    title="Canasta",
+    # i18n: the game's name, as its players say it
+    title=T("Canasta"),
     min_players=2,
     max_players=4,
     default_players=4,
     options_model=Options,
     plugin=Canasta,
     sides=_sides,
-    summary="Meld ranks, make canastas of seven, lay red threes, go out; 5000 wins.",
+    # i18n: the game in a line (N8: a canasta, a meld of seven cards; "go out": end the deal
+    # by melding every card)
+    summary=T("Meld ranks, make canastas of seven, lay red threes, go out; 5000 wins."),
     rules_page=rules_page(__package__),
     hookspecs=(CanastaSpec,),
     take_backs=("withdraw",),

@@ -6,6 +6,7 @@ from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
 from cardcore_plugins.canasta.cards import WILD, is_black_three, is_red_three
 from cardcore_plugins.canasta.state import CanastaState
+from cardcore_plugins.canasta.words import T
 
 
 class HoyleUpcard:
@@ -49,14 +50,17 @@ HOUSE_RULES = [
     HouseRuleSpec(
         name="canasta.hoyle_upcard",
         game="canasta",
-        summary="Hoyle's upcard: a wild card or black three turned up freezes the pile (N18).",
+        # i18n: a house rule; "upcard": the card turned up to start the discard pile; "freezes the
+        # pile": the pile may then be taken only with a natural pair (N9)
+        summary=T("Hoyle's upcard: a wild card or black three turned up freezes the pile (N18)."),
         plugin=HoyleUpcard(),
         ruling="N18",
     ),
     HouseRuleSpec(
         name="canasta.permission_required",
         game="canasta",
-        summary="With 4 players, ask your partner and hear yes before going out (N18).",
+        # i18n: a house rule: "going out", ending the deal by melding every card
+        summary=T("With 4 players, ask your partner and hear yes before going out (N18)."),
         plugin=PermissionRequired(),
         ruling="N18",
         players=(4,),
@@ -64,7 +68,8 @@ HOUSE_RULES = [
     HouseRuleSpec(
         name="canasta.every_man_for_himself",
         game="canasta",
-        summary="With 3 players, everyone plays alone for the whole deal (N17, N18).",
+        # i18n: a house rule (without it, the first to take the pile makes a partnership, N17)
+        summary=T("With 3 players, everyone plays alone for the whole deal (N17, N18)."),
         plugin=EveryManForHimself(),
         ruling="N17",
         players=(3,),

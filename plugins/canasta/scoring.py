@@ -5,8 +5,22 @@ from __future__ import annotations
 from cardcore.cards import Card
 from cardcore_plugins.canasta.cards import VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.state import CanastaState
+from cardcore_plugins.canasta.words import T
 
 CANASTA = 7
+
+# The breakdown's labels: texts whose English values are the keys the logs and JSON keep
+# (the terminal shows ``red_threes`` as "red threes").
+# i18n: a score's part (N14): the points of the side's melded cards
+BASE = T("base")
+# i18n: a score's part (N14): the bonuses of the side's canastas (melds of seven: 500 natural, 300 mixed)
+CANASTAS = T("canastas")
+# i18n: a score's part (N7): the side's red threes (the key of the data: say "red threes")
+RED_THREES = T("red_threes")
+# i18n: a score's part (N14): the bonus for going out, ending the deal (the key of the data: say "going out")
+GOING_OUT = T("going_out")
+# i18n: a score's part (N14): the cards left in the side's hands, counted against it
+HAND = T("hand")
 
 
 def team_breakdown(state: CanastaState, team: int) -> dict[str, int]:
@@ -27,9 +41,9 @@ def team_breakdown(state: CanastaState, team: int) -> dict[str, int]:
     hand: list[Card] = [c for s in state.teams[team] for c in state.hands[s]]
     penalty = -sum(VALUES[c] for c in hand if not is_red_three(c))  # N3, N7a: never hand cards
     return {
-        "base": base,
-        "canastas": canastas,
-        "red_threes": red,
-        "going_out": out,
-        "hand": penalty,
+        BASE: base,
+        CANASTAS: canastas,
+        RED_THREES: red,
+        GOING_OUT: out,
+        HAND: penalty,
     }

@@ -31,6 +31,7 @@ from cardcore.state import (
 )
 from cardcore.table import Table
 from cardcore_plugins.canasta.cards import RANK_NAMES, WILD, rank_of_name
+from cardcore_plugins.canasta.words import T
 
 
 class Phase(StrEnum):
@@ -68,26 +69,39 @@ def _melds(
 ) -> dict[int, list[Card]]:
     out: dict[int, list[Card]] = {}
     if not isinstance(listed, list):
-        raise PositionError(f"{field}: expected a list of melds")
+        # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+        raise PositionError(T("{field}: expected a list of melds", field=field))
     for j, raw in enumerate(listed or []):
         cards = r.cards(f"{field}[{j}]", raw)
         try:
             rank = meld_rank(cards)
         except ValueError:
-            raise PositionError(f"{field}[{j}]: a meld needs natural cards (N8)") from None
+            # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+            raise PositionError(
+                T("{field}: a meld needs natural cards (N8)", field=f"{field}[{j}]")
+            ) from None
         if any(not WILD[c] and c.rank != rank for c in cards):
-            raise PositionError(f"{field}[{j}]: a meld holds cards of one rank (N8)")
+            # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+            raise PositionError(T("{field}: a meld holds cards of one rank (N8)", field=f"{field}[{j}]"))
         if rank in out:
-            raise PositionError(f"{field}[{j}]: two melds of the same rank (N8)")
+            # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+            raise PositionError(T("{field}: two melds of the same rank (N8)", field=f"{field}[{j}]"))
         if check:
             wilds = wild_count(cards)
             if len(cards) < 3 or len(cards) - wilds < 2 or wilds > max_wild:
+                # i18n: an error in a position file; {field}: where in the file (keep it as it is)
                 raise PositionError(
-                    f"{field}[{j}]: a meld is three or more cards, two natural at least, "
-                    "three wild at most (N8)"
+                    T(
+                        "{field}: a meld is three or more cards, two natural at least, "
+                        "three wild at most (N8)",
+                        field=f"{field}[{j}]",
+                    )
                 )
             if rank == 3 and (wilds or any(c.suit in "HD" for c in cards)):
-                raise PositionError(f"{field}[{j}]: only black threes, without wild cards, meld (N8)")
+                # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+                raise PositionError(
+                    T("{field}: only black threes, without wild cards, meld (N8)", field=f"{field}[{j}]")
+                )
         out[rank] = cards
     return out
 
@@ -95,7 +109,8 @@ def _melds(
 def _list(r: PositionReader, field: str) -> list[Any]:
     value = r.get(field, [])
     if not isinstance(value, list):
-        raise PositionError(f"{field}: expected a list")
+        # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+        raise PositionError(T("{field}: expected a list", field=field))
     return value
 
 
@@ -106,7 +121,8 @@ def _read_scores(r: PositionReader, key: str, s: CanastaState) -> list[int]:
     scores = [0] * len(r.table.sides)
     for k, v in r.per(key, len(r.table.sides), "side").items():
         if not isinstance(v, int) or isinstance(v, bool):
-            raise PositionError(f"{key}.{k}: expected a whole number")
+            # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+            raise PositionError(T("{field}: expected a whole number", field=f"{key}.{k}"))
         scores[k] = v
     return scores
 
@@ -117,7 +133,8 @@ def _read_pile_taker(r: PositionReader, key: str, s: CanastaState) -> int | None
     if r.get(key) is None:
         return None
     if r.table.players != 3:
-        raise PositionError(f"{key}: only in a 3-player deal (N17)")
+        # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+        raise PositionError(T("{field}: only in a 3-player deal (N17)", field=key))
     taker = r.seat(key)
     set_teams(s, partnership_teams(r.table.players, taker))
     return taker
@@ -145,7 +162,8 @@ def _read_red_threes(r: PositionReader, key: str, s: CanastaState) -> list[list[
     for t, listed in sorted(r.per(key, len(s.teams), "side").items()):
         cards = r.cards(f"{key}.{t}", listed or [])
         if any(not (c.rank == 3 and c.suit in "HD") for c in cards):
-            raise PositionError(f"{key}.{t}: only red threes (3H, 3D)")
+            # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+            raise PositionError(T("{field}: only red threes (3H, 3D)", field=f"{key}.{t}"))
         out[t] = cards
     return out
 
@@ -168,14 +186,22 @@ def _read_known(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]
     out: list[list[Card]] = [[] for _ in range(n)]
     known = r.get(key, {})
     if not isinstance(known, dict):
-        raise PositionError(f"{key}: expected a mapping of seats to cards in their hands")
+        # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+        raise PositionError(T("{field}: expected a mapping of seats to cards in their hands", field=key))
     for k, listed in known.items():
         seat = r.index(key, k, n, "seat", key=True)
         left = list(s.hands[seat])
         for name in listed if isinstance(listed, list) else []:
             found = next((c for c in left if c.name == str(name).upper()), None)
             if found is None:
-                raise PositionError(f"{key}.{seat}: {str(name)[:20]!r} is not in that seat's hand")
+                # i18n: an error in a position file; {field}: where in the file; {name}: what it lists
+                raise PositionError(
+                    T(
+                        "{field}: {name} is not in that seat's hand",
+                        field=f"{key}.{seat}",
+                        name=repr(str(name)[:20]),
+                    )
+                )
             left.remove(found)
             out[seat].append(found)
     return out
@@ -190,7 +216,8 @@ def _read_new_ranks(r: PositionReader, key: str, s: CanastaState) -> set[int]:
     for name in _list(r, key):
         rank = rank_of_name(name)
         if rank is None:
-            raise PositionError(f"{key}: {name!r} is not a rank (A, K … 3)")
+            # i18n: an error in a position file; {field}: where in the file; {name}: what it lists
+            raise PositionError(T("{field}: {name} is not a rank (A, K … 3)", field=key, name=repr(name)))
         out.add(rank)
     return out
 
@@ -283,11 +310,22 @@ class CanastaState(DealState):
         to_act = self.to_act
         ended = self.over or self.went_out is not None  # N7a: a red three may then remain in a hand
         if not ended and any(c.rank == 3 and c.suit in "HD" for c in self.hands[to_act]):
+            # i18n: an error in a position file; {field}: where in the file; red_threes: a field's name
             raise PositionError(
-                f"hands.{to_act}: red threes are laid at the turn's start; list them under red_threes (N7)"
+                T(
+                    "{field}: red threes are laid at the turn's start; list them under red_threes (N7)",
+                    field=f"hands.{to_act}",
+                )
             )
         if self.phase == PILE and not self.staged:
-            raise PositionError("phase: pile needs the staged meld with the pile's top card")
+            # i18n: an error in a position file; {field}: a field's name, {value}: its value (phase: pile)
+            raise PositionError(
+                T(
+                    "{field}: {value} needs the staged meld with the pile's top card",
+                    field="phase",
+                    value="pile",
+                )
+            )
 
 
 def set_teams(s: CanastaState, teams: list[tuple[int, ...]]) -> None:

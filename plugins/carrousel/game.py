@@ -19,6 +19,7 @@ from cardcore.game import (
     rules_page,
 )
 from cardcore.hookspecs import hookimpl
+from cardcore.i18n import NP_
 from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.moves import tuple_new as _new
@@ -36,6 +37,7 @@ from cardcore_plugins.carrousel.hookspecs import CarrouselSpec
 from cardcore_plugins.carrousel.movegen import generate
 from cardcore_plugins.carrousel.scoring import score_piles
 from cardcore_plugins.carrousel.state import Build, CarrouselState, item_cards
+from cardcore_plugins.carrousel.words import T, Tn, _
 
 NAME = "carrousel"
 HAND = 4  # C4
@@ -47,22 +49,32 @@ class Options(BaseModel):
     """Carrousel's table options."""
 
     model_config = ConfigDict(extra="forbid")
-    deck: Literal[56, 55, 54] = Field(default=56, description="deck size (C2)")
+    # the options' descriptions are Texts: the CLI says them in the person's language
+    deck: Literal[56, 55, 54] = Field(default=56, description=T("deck size (C2)"))
     without: Literal["joker20", "broom"] = Field(
-        default="joker20", description="with deck=55, the card left out (C2)"
+        default="joker20",
+        # i18n: deck=55 is typed as it is (an option and its value)
+        description=T("with deck=55, the card left out (C2)"),
     )
-    target: int | None = Field(default=None, gt=0, description="match target; default 120/90/60 by deck (C3)")
+    target: int | None = Field(
+        default=None, gt=0, description=T("match target; default 120/90/60 by deck (C3)")
+    )
     partnerships: bool | None = Field(
-        default=None, description="4 players in partnerships; default yes with 4 (C1)"
+        default=None, description=T("4 players in partnerships; default yes with 4 (C1)")
     )
     suit: Literal["clubs", "spades"] = Field(
-        default="clubs", description="the suit of the 2 and of 'most' (C12a)"
+        default="clubs",
+        # i18n: 'most': the points for the most cards of that suit (C12)
+        description=T("the suit of the 2 and of 'most' (C12a)"),
     )
 
     @model_validator(mode="after")
     def _without_needs_55(self) -> Options:
         if self.without != "joker20" and self.deck != 55:
-            raise ValueError(f"without= is for the 55-card deck, not for {self.deck} cards (C2)")
+            raise ValueError(
+                # i18n: without= is the option's name, typed as it is; {n}: 56 or 54
+                T("without= is for the 55-card deck, not for {n} cards (C2)", n=self.deck)
+            )
         return self
 
     @property
@@ -77,6 +89,7 @@ class Options(BaseModel):
 class Carrousel(GamePlugin[Options, CarrouselState]):
     """The table plugin: Carrousel's answers to the core's hooks."""
 
+    domain = "carrousel"  # its catalog (plugins/carrousel/words.py)
     bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
@@ -96,14 +109,18 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
     state_class = CarrouselState  # the state hooks are derived from its FIELDS
 
     def goal(self) -> str:
-        return f"first to {self.options.target_points} points (C3)"
+        n = self.options.target_points
+        # i18n: what wins the match: the first side to reach {n} points (the English says
+        # "points" whatever the number: the target is never 1 in play)
+        return Tn("first to {n} points (C3)", "first to {n} points (C3)", n)
 
     def deal_events(self, state: CarrouselState, names: list[str]) -> list[str]:
         side = state.last_capture
         if side is None:
-            return ["nobody captured: the cards left on the table count for nobody (C11a)"]
+            return [T("nobody captured: the cards left on the table count for nobody (C11a)")]
         who = " & ".join(names[s] for s in self.table.sides[side])
-        return [f"the cards left on the table go to {who}, who captured last (C11)"]
+        # i18n: {who}: the players of the side ("Ana & Bo")
+        return [T("the cards left on the table go to {who}, who captured last (C11)", who=who)]
 
     _may_trail: Callable[
         [CarrouselState, bool], bool
@@ -115,7 +132,11 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         """A build (C8): ``[5♣+3♦=8 of Ana]``."""
         if "build" not in item:
             return None
-        return f"[{'+'.join(show(c) for c in item['build'])}={item['value']} of {name(item['owner'])}]"
+        cards = "+".join(show(c) for c in item["build"])
+        # i18n: a build on the table: its cards (5♣+3♦), its value, the player who owns it
+        return _("[{cards}={value} of {owner}]").format(
+            cards=cards, value=item["value"], owner=name(item["owner"])
+        )
 
     @hookimpl
     def cardcore_table_ready(self, table: Table) -> None:
@@ -161,18 +182,24 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         name (a person names a card, not a copy)."""
         c = move.card
         if c is None:
-            return "every move plays a card from your hand"
+            return T("every move plays a card from your hand")
         if not any(h.name == c.name for h in state.hands[state.to_act]):
-            return f"you do not hold {c}"
+            return T("you do not hold {card}", card=c)
         own = state.build_of(state.to_act)
         if own is not None and move.kind != "sweep" and not (set(own.cards) <= set(move.takes)):
-            return f"you own the build of {own.value}: this turn you must capture it, or sweep (C8b)"
+            # i18n: a build (C8): cards on the table grouped to be captured together by a card of
+            # their total {value}; "sweep": play the broom, which takes the whole table (C9)
+            return T(
+                "you own the build of {value}: this turn you must capture it, or sweep (C8b)", value=own.value
+            )
         legal = self.table.legal_moves(state)  # with the house rules
         if move.kind == "trail":
             if c.name == "BROOM":
-                return "the broom is never trailed (C9)"
+                # i18n: to trail: to lay a card on the table without capturing anything (C10)
+                return T("the broom is never trailed (C9)")
             if any(m.kind != "trail" for m in legal):
-                return "you may trail only when no card of yours can capture or build (C10)"
+                # i18n: to trail: to lay a card on the table without capturing anything
+                return T("you may trail only when no card of yours can capture or build (C10)")
             return None
         if not move.takes and not move.extra:  # the card alone: say what it can take, or that it cannot
             bare = self._explain_card(state, legal, move, c)
@@ -181,31 +208,42 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         if move.kind == "capture":
             return _explain_capture(state, move, c)
         if move.kind == "build":
-            return (
+            return T(
                 "a build adds one hand card to table items (at most one build) so the total is "
                 "the value of another card you keep, and you may own only one build (C8)"
             )
         if move.kind == "sweep":
-            return "the broom takes everything on the table (C9)"
-        return f"Carrousel has no move {move.kind!r}"
+            return T("the broom takes everything on the table (C9)")
+        # i18n: {kind}: a kind of move as typed (capture, build, sweep, trail)
+        return T("Carrousel has no move {kind!r}", kind=move.kind)
 
     def _explain_card(self, state: CarrouselState, legal: list[Move], move: Move, c: Card) -> str | None:
         """A move of ``move.kind`` named by its card alone: the ways it can be
         played, or why it captures nothing."""
         mine = [m for m in legal if m.kind == move.kind and m.card is not None and m.card.name == c.name]
         if mine:
-            options = "; ".join(self.cardcore_move_text(state, m) or "" for m in mine[:3])
-            return f"say which cards: {options}" + (" …" if len(mine) > 3 else "")
+            options = moves_list([self.cardcore_move_text(state, m) or "" for m in mine[:3]])
+            if len(mine) > 3:
+                # i18n: {options}: up to three moves the card can make ("5D takes 5C; 5D takes 2H 3S"),
+                # and there are more (…)
+                return T("say which cards: {options} …", options=options)
+            # i18n: {options}: the moves the card can make ("5D takes 5C; 5D takes 2H 3S")
+            return T("say which cards: {options}", options=options)
         if move.kind == "capture":
             if c.rank > 10:
-                return f"{c} takes a card of its rank from the table, and there is none (C7)"
-            return f"{c} captures nothing here: no table card or group adds up to {VALUES[c]} (C6)"
+                # i18n: {card}: a face card (J, Q, K)
+                return T("{card} takes a card of its rank from the table, and there is none (C7)", card=c)
+            return T(
+                "{card} captures nothing here: no table card or group adds up to {value} (C6)",
+                card=c,
+                value=VALUES[c],
+            )
         return None
 
     @hookimpl
     def cardcore_apply_move(self, state: CarrouselState, move: Move) -> CarrouselState:
         seat = state.to_act
-        kind, card, takes, _ = move
+        kind, card, takes, _extra = move
         assert card is not None  # every Carrousel move plays a card
         hands = state.hands
         hands[seat].remove(card)
@@ -291,6 +329,16 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
 
         return min(clockwise_from(first, n), key=lambda s: (s not in seats, last_dealt(s)))
 
+    # the labels of the view's items (``obs.public`` keys, "_" said as " "), for the terminal
+    VIEW_ITEMS = (
+        # i18n: the cards lying face up on the table (and the builds)
+        NP_("view item", "table"),
+        # i18n: how many cards each side has captured so far
+        NP_("view item", "captured"),
+        # i18n: the side that made the last capture (it takes what is left on the table, C11)
+        NP_("view item", "last capture"),
+    )
+
     @hookimpl
     def cardcore_observe(self, state: CarrouselState, seat: int | None) -> Observation:
         """The table (loose cards, and builds as ``{"build", "value", "owner"}``),
@@ -314,16 +362,28 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
     def cardcore_move_text(self, state: CarrouselState | None, move: Move) -> str | None:
         if move.card is None:
             return None
-        c = move.card.name
+        c = move.card
         if move.kind == "capture":
-            return f"{c} takes " + " ".join(t.name for t in move.takes)
+            # i18n: a capture: {card} (played from the hand) takes {cards} from the table
+            return T("{card} takes {cards}", card=c, cards=list(move.takes))
         if move.kind == "build":
-            onto = " ".join(t.name for t in move.get("onto"))
-            return f"{c} builds {move.get('value')} on {onto}"
+            # i18n: a build (C8): {card} is laid on the table cards {onto}, grouped to be
+            # captured together later by a card of value {value}
+            return T(
+                "{card} builds {value} on {onto}",
+                card=c,
+                value=move.get("value"),
+                onto=list(move.get("onto")),
+            )
         if move.kind == "sweep":
-            return f"{c} sweeps " + (" ".join(t.name for t in move.takes) or "the empty table")
+            if move.takes:
+                # i18n: the broom ({card}) takes everything on the table: {cards} (C9)
+                return T("{card} sweeps {cards}", card=c, cards=list(move.takes))
+            # i18n: the broom ({card}) played on a table with no card (C9)
+            return T("{card} sweeps the empty table", card=c)
         if move.kind == "trail":
-            return f"{c} trails"
+            # i18n: to trail: to lay {card} on the table without capturing anything (C10)
+            return T("{card} trails", card=c)
         return None
 
     @hookimpl
@@ -338,7 +398,7 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         sample: CarrouselState = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
         if not owed:
             return sample
-        for _ in range(SAMPLE_TRIES):
+        for _try in range(SAMPLE_TRIES):
             if all(any(VALUES[c] == v for c in sample.hands[o]) for o, v in owed):
                 return sample
             sample = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
@@ -372,11 +432,23 @@ def _explain_capture(state: CarrouselState, move: Move, c: Card) -> str:
             and taken & set(it.cards)
             and (VALUES[c] != it.value or not set(it.cards) <= taken)
         ):
-            whole = "only by a card of its value, as a group by itself"
-            return f"the build of {it.value} is taken whole, {whole} (C6b)"
+            return T(
+                "the build of {value} is taken whole, only by a card of its value, "
+                "as a group by itself (C6b)",
+                value=it.value,
+            )
     if c.rank > 10:
-        return "a face card takes one card of its rank, or all three when three lie there (C7)"
-    return "the cards taken must split into groups each adding up to the card's value (C6)"
+        return T("a face card takes one card of its rank, or all three when three lie there (C7)")
+    return T("the cards taken must split into groups each adding up to the card's value (C6)")
+
+
+def moves_list(texts: list[str]) -> str:
+    """Moves said one after the other (``5D takes 5C; 5D takes 2H 3S``)."""
+    out = texts[0]
+    for t in texts[1:]:
+        # i18n: moves one after the other, separated as a list ("5D takes 5C; 5D takes 2H 3S")
+        out = T("{moves}; {move}", moves=out, move=t)
+    return out
 
 
 def _partnerships(players: int, options: Options) -> bool:
@@ -389,7 +461,8 @@ def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
 
 def _check(players: int, options: Options) -> str | None:
     if options.partnerships and players != 4:
-        return "carrousel: partnerships need 4 players (C1)"
+        # i18n: carrousel is the game's id, typed as it is
+        return T("carrousel: partnerships need 4 players (C1)")
     return None
 
 
@@ -397,14 +470,15 @@ VALUE_OF = VALUES  # re-exported for bots and tests
 
 SPEC = GameSpec(
     name=NAME,
-    title="Carrousel (Karuzelė)",
+    # i18n: the game's name as the players say it (Karuzelė, Carrousel, Karuzela)
+    title=T("Carrousel (Karuzelė)"),
     min_players=2,
     max_players=4,
     default_players=4,
     options_model=Options,
     plugin=Carrousel,
     sides=_sides,
-    summary="Capture by sums, build, take face cards in pairs, sweep with the broom; 120 wins.",
+    summary=T("Capture by sums, build, take face cards in pairs, sweep with the broom; 120 wins."),
     rules_page=rules_page(__package__),
     check_table=_check,
     hookspecs=(CarrouselSpec,),

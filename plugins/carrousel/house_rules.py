@@ -11,6 +11,7 @@ from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move
 from cardcore_plugins.carrousel.state import CarrouselState
+from cardcore_plugins.carrousel.words import T
 
 if TYPE_CHECKING:
     from cardcore.match import Match
@@ -92,9 +93,10 @@ class StrictPairs:
         if card is None or card.rank <= 10 or card.special:
             return reason
         if move.kind == "trail" and _faces_on_table(state, card.rank) >= 2 and reason is None:
-            return "with strict pairs no third card of a face rank may lie on the table (C7a)"
+            # i18n: "strict pairs": the house rule's name in words (carrousel.strict_pairs, C7a)
+            return T("with strict pairs no third card of a face rank may lie on the table (C7a)")
         if move.kind == "capture" and len(move.takes) > 1:
-            return "with strict pairs a face card takes one card of its rank, never three (C7a)"
+            return T("with strict pairs a face card takes one card of its rank, never three (C7a)")
         return reason
 
 
@@ -110,21 +112,22 @@ HOUSE_RULES = [
     HouseRuleSpec(
         name="carrousel.free_trail",
         game="carrousel",
-        summary="Trail a card even when a capture or build is possible (C10).",
+        # i18n: to trail: to lay a card on the table without capturing anything
+        summary=T("Trail a card even when a capture or build is possible (C10)."),
         plugin=FreeTrail(),
         ruling="C10",
     ),
     HouseRuleSpec(
         name="carrousel.strict_pairs",
         game="carrousel",
-        summary="Face cards one for one only; three alike on the first table: redeal (C7a).",
+        summary=T("Face cards one for one only; three alike on the first table: redeal (C7a)."),
         plugin=StrictPairs(),
         ruling="C7a",
     ),
     HouseRuleSpec(
         name="carrousel.specials_back",
         game="carrousel",
-        summary="Jokers and the broom turned up on the first table go back into the stock (C10a).",
+        summary=T("Jokers and the broom turned up on the first table go back into the stock (C10a)."),
         plugin=SpecialsBack(),
         ruling="C10a",
     ),

@@ -5,9 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardcore.cards import Card
+from cardcore.i18n import NP_
 from cardcore_plugins.carrousel.cards import JOKER11, JOKER15, JOKER20
 
 JOKER_POINTS = {JOKER20: 10, JOKER15: 5, JOKER11: 3}
+
+# the lines of a deal's breakdown (its keys, "_" said as " "; the cards 10D and 2C/2S are
+# said as cards), for the terminal and the pages
+BREAKDOWN = (
+    # i18n: the points of the jokers captured (C12)
+    NP_("breakdown", "jokers"),
+    NP_("breakdown", "aces"),
+    # i18n: the points for having captured the most clubs (C12)
+    NP_("breakdown", "most clubs"),
+    # i18n: the points for having captured the most spades (C12a)
+    NP_("breakdown", "most spades"),
+    # i18n: the points for having captured the most cards (C12)
+    NP_("breakdown", "most cards"),
+)
 
 
 def most_points(counts: Sequence[int]) -> list[int]:

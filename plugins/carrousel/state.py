@@ -20,6 +20,7 @@ from cardcore.state import (
     value,
 )
 from cardcore_plugins.carrousel.cards import VALUES
+from cardcore_plugins.carrousel.words import T
 
 
 class Build(NamedTuple):
@@ -50,25 +51,35 @@ def read_board(r: PositionReader, key: str, state: Any) -> list[Item]:
     at most one build per seat)."""
     raw = r.get(key, [])
     if not isinstance(raw, list):
-        raise PositionError(f"{key}: expected a list of cards and builds")
+        # i18n: {field}: where in the position file ("table"); a build: cards grouped on the table (C8)
+        raise PositionError(T("{field}: expected a list of cards and builds", field=key))
     board: list[Item] = []
     owners = set()
     for i, item in enumerate(raw):
         where = f"{key}[{i}]"
         if isinstance(item, dict):
             if set(item) - {"build", "owner"} or "build" not in item or "owner" not in item:
-                raise PositionError(f"{where}: a build is {{build: [cards…], owner: SEAT}}")
+                # i18n: build, cards and owner are the file's words (keep them); SEAT: a seat number
+                raise PositionError(T("{field}: a build is {{build: [cards…], owner: SEAT}}", field=where))
             cards = tuple(r.cards(f"{where}.build", item["build"]))
             owner = r.index(f"{where}.owner", item["owner"], r.table.players, "seat")
             if len(cards) < 2 or any(VALUES[c] == 0 for c in cards):
                 raise PositionError(
-                    f"{where}: a build holds two or more cards with values (no J, Q, K, BROOM; C8)"
+                    # i18n: J, Q, K, BROOM: the cards as written in position files (keep them)
+                    T(
+                        "{field}: a build holds two or more cards with values (no J, Q, K, BROOM; C8)",
+                        field=where,
+                    )
                 )
             total = sum(VALUES[c] for c in cards)
             if total > 20:
-                raise PositionError(f"{where}: build value {total} is above 20 (C8)")
+                raise PositionError(
+                    T("{field}: build value {value} is above 20 (C8)", field=where, value=total)
+                )
             if owner in owners:
-                raise PositionError(f"{where}: seat {owner} owns two builds (C8: at most one)")
+                raise PositionError(
+                    T("{field}: seat {seat} owns two builds (C8: at most one)", field=where, seat=owner)
+                )
             owners.add(owner)
             board.append(Build(cards, total, owner))
         else:
@@ -113,8 +124,13 @@ class CarrouselState(DealState):
                 hand = self.hands[to_act]
                 if hand and not any(VALUES[c] == b.value or c.name == "BROOM" for c in hand):
                     raise PositionError(
-                        f"table: seat {to_act} owns the build of {b.value} but holds no card of that "
-                        "value nor the broom to meet his duty (C8, C8b)"
+                        # i18n: "table" is the position file's key (keep it)
+                        T(
+                            "table: seat {seat} owns the build of {value} but holds no card of that "
+                            "value nor the broom to meet his duty (C8, C8b)",
+                            seat=to_act,
+                            value=b.value,
+                        )
                     )
         check_to_act_holds(self)
 

@@ -11,6 +11,7 @@ from cardcore.cards import Card
 from cardcore.deck import DeckSpec, cut, deal_more, deal_rounds, shuffled
 from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, rules_page
 from cardcore.hookspecs import hookimpl
+from cardcore.i18n import NP_, Side
 from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.moves import tuple_new as _new
@@ -30,6 +31,7 @@ from cardcore.state import (
 )
 from cardcore.table import Table
 from cardcore_plugins.paquet_voleur.features import features
+from cardcore_plugins.paquet_voleur.words import T, Tn
 
 NAME = "paquet_voleur"
 HAND = 4  # P4: four cards each
@@ -41,10 +43,11 @@ class Options(BaseModel):
     """Paquet voleur's table options."""
 
     model_config = ConfigDict(extra="forbid")
+    # the options' descriptions are Texts: the CLI says them in the person's language
     partnerships: bool = Field(
-        default=False, description="4 players in two partnerships, partners opposite (P1)"
+        default=False, description=T("4 players in two partnerships, partners opposite (P1)")
     )
-    deals: int = Field(default=1, ge=1, description="deals per match, card counts added up (P8)")
+    deals: int = Field(default=1, ge=1, description=T("deals per match, card counts added up (P8)"))
 
 
 class PVState(DealState):
@@ -128,6 +131,7 @@ def advance(state: PVState) -> None:
 class PaquetVoleur(GamePlugin[Options, PVState]):
     """The table plugin: Paquet voleur's answers to the core's hooks."""
 
+    domain = "paquet_voleur"  # its catalog (plugins/paquet_voleur/words.py)
     bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
@@ -148,7 +152,11 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
 
     def goal(self) -> str:
         deals = self.options.deals
-        return "most cards in the deal (P7)" if deals == 1 else f"most cards over {deals} deals (P8)"
+        if deals == 1:
+            # i18n: what wins: the side with the most cards in its pile at the end of the deal
+            return T("most cards in the deal (P7)")
+        # i18n: what wins: the side with the most cards in its piles, added up over {n} deals (2 or more)
+        return Tn("most cards over {n} deal (P8)", "most cards over {n} deals (P8)", deals)
 
     @hookimpl
     def cardcore_build_deck(self, table: Table) -> list[Card]:
@@ -195,27 +203,34 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         """The rule that blocks ``move``, checked against the position (cards by name)."""
         c = move.card
         if c is None:
-            return "every move plays a card from your hand (P5)"
+            return T("every move plays a card from your hand (P5)")
         if not any(h.name == c.name for h in state.hands[state.to_act]):
-            return f"you do not hold {c}"
+            return T("you do not hold {card}", card=c)
         legal = self.table.legal_moves(state)  # with the house rules
         if move.kind == "trail":
             if any(m.kind != "trail" for m in legal):
-                return "a card may be trailed only when no card of yours can pair or steal (P5c)"
+                # i18n: to trail: to lay a card on the table without taking anything; to pair: to take
+                # a table card of the same rank; to steal: to take an opponent's whole pile (P5)
+                return T("a card may be trailed only when no card of yours can pair or steal (P5c)")
             return None
         mine = [m for m in legal if m.kind == move.kind and m.card is not None and m.card.name == c.name]
         if mine and not move.takes:  # the card alone: say what it can do
-            return "say which: " + "; ".join(self.cardcore_move_text(state, m) or "" for m in mine[:3])
+            options = moves_list([self.cardcore_move_text(state, m) or "" for m in mine[:3]])
+            # i18n: {options}: the moves the card can make ("5D pairs 5C; 5D steals side 1's pile (3 cards)")
+            return T("say which: {options}", options=options)
         if move.kind == "steal":
             side = move.get("from")
             if side == state.table.side_of[state.to_act]:
-                return "you cannot steal your own or your partner's pile (P5b)"
-            return f"no opponent's pile has a top card of the rank of {c} (P5b)"
+                # i18n: a pile: the cards a side has taken, squared up, its top card showing (P5)
+                return T("you cannot steal your own or your partner's pile (P5b)")
+            # i18n: a pile's top card: the last card put on the pile, the only one showing (P5b)
+            return T("no opponent's pile has a top card of the rank of {card} (P5b)", card=c)
         if move.kind == "pair":
             if not any(t.rank == c.rank for t in state.board):
-                return f"no table card has the rank of {c} (P5a)"
-            return "a pair takes one table card of the same rank as the card played (P5a)"
-        return f"Paquet voleur has no move {move.kind!r} (P5: pair, steal or trail)"
+                return T("no table card has the rank of {card} (P5a)", card=c)
+            return T("a pair takes one table card of the same rank as the card played (P5a)")
+        # i18n: {kind}: a kind of move as typed; pair, steal and trail are the kinds' names in words
+        return T("Paquet voleur has no move {kind!r} (P5: pair, steal or trail)", kind=move.kind)
 
     @hookimpl
     def cardcore_apply_move(self, state: PVState, move: Move) -> PVState:
@@ -262,6 +277,17 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
     def cardcore_is_match_over(self, match: Match) -> bool:
         return len(match.deals) >= self.options.deals  # P8
 
+    # the labels of the view's items (``obs.public`` keys), for the terminal
+    VIEW_ITEMS = (
+        # i18n: the cards lying face up on the table
+        NP_("view item", "table"),
+        # i18n: each side's pile of taken cards (its top card showing, its size)
+        NP_("view item", "piles"),
+    )
+    # the lines of a deal's breakdown (its keys), for the terminal and the pages
+    # i18n: the cards in a side's pile at the end of the deal: its points (P7)
+    BREAKDOWN = (NP_("breakdown", "cards"),)
+
     @hookimpl
     def cardcore_observe(self, state: PVState, seat: int | None) -> Observation:
         """The table cards, and each side's pile: its top card and size (the
@@ -276,15 +302,34 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
     def cardcore_move_text(self, state: PVState | None, move: Move) -> str | None:
         if move.card is None:
             return None
-        c = move.card.name
+        c = move.card
         if move.kind == "pair":
-            return f"{c} pairs " + " ".join(t.name for t in move.takes)
+            # i18n: to pair: {card} (played from the hand) takes {cards}, of its rank, from the table (P5a)
+            return T("{card} pairs {cards}", card=c, cards=list(move.takes))
         if move.kind == "steal":
             n = len(move.takes)
-            return f"{c} steals side {move.get('from')}'s pile ({n} card{'' if n == 1 else 's'})"
+            # i18n: {card} takes the whole pile of {side} (a side: its players' names, or "side 1"),
+            # {n} cards (P5b)
+            return Tn(
+                "{card} steals {side}'s pile ({n} card)",
+                "{card} steals {side}'s pile ({n} cards)",
+                n,
+                card=c,
+                side=Side(move.get("from")),
+            )
         if move.kind == "trail":
-            return f"{c} trails"
+            # i18n: to trail: to lay {card} on the table without taking anything (P5c)
+            return T("{card} trails", card=c)
         return None
+
+
+def moves_list(texts: list[str]) -> str:
+    """Moves said one after the other (``5D pairs 5C; 5D pairs 5H``)."""
+    out = texts[0]
+    for t in texts[1:]:
+        # i18n: moves one after the other, separated as a list ("5D pairs 5C; 5D pairs 5H")
+        out = T("{moves}; {move}", moves=out, move=t)
+    return out
 
 
 def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
@@ -293,20 +338,22 @@ def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:
 
 def _check(players: int, options: Options) -> str | None:
     if options.partnerships and players != 4:
-        return "paquet_voleur: partnerships need 4 players (P1)"
+        # i18n: paquet_voleur is the game's id, typed as it is
+        return T("paquet_voleur: partnerships need 4 players (P1)")
     return None
 
 
 SPEC = GameSpec(
     name=NAME,
-    title="Paquet voleur (Stealing Bundles)",
+    # i18n: the game's name as the players say it (Paquet voleur, Stealing Bundles …)
+    title=T("Paquet voleur (Stealing Bundles)"),
     min_players=2,
     max_players=4,
     default_players=3,
     options_model=Options,
     plugin=PaquetVoleur,
     sides=_sides,
-    summary="Pair cards by rank, steal opponents' piles; most cards wins.",
+    summary=T("Pair cards by rank, steal opponents' piles; most cards wins."),
     rules_page=rules_page(__package__),
     check_table=_check,
     aliases=("stealing_bundles",),

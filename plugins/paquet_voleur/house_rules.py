@@ -13,6 +13,7 @@ from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move
 from cardcore_plugins.paquet_voleur.game import PVState
 from cardcore_plugins.paquet_voleur.moves import pair
+from cardcore_plugins.paquet_voleur.words import T
 
 
 class TakeAllOfRank:
@@ -47,14 +48,15 @@ HOUSE_RULES = [
     HouseRuleSpec(
         name="paquet_voleur.take_all_of_rank",
         game="paquet_voleur",
-        summary="A pair takes every table card of the rank played, not just one (P5).",
+        # i18n: a pair: a card played takes a table card of its rank (P5a)
+        summary=T("A pair takes every table card of the rank played, not just one (P5)."),
         plugin=TakeAllOfRank(),
         ruling="P5",
     ),
     HouseRuleSpec(
         name="paquet_voleur.last_taker_takes_table",
         game="paquet_voleur",
-        summary="At the end of the deal, the last side to pair or steal takes the table (P7).",
+        summary=T("At the end of the deal, the last side to pair or steal takes the table (P7)."),
         plugin=LastTakerTakesTable(),
         ruling="P7",
     ),
