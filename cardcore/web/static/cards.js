@@ -17,7 +17,9 @@ function rankWord(r) {
 function rankLetter(r) {
   return { A: _p("rank letter", "A"), K: _p("rank letter", "K"), Q: _p("rank letter", "Q"), J: _p("rank letter", "J") }[r] || r;
 }
-// the specials as the terminal shows them too (cardcore.cards.SPECIAL_SYMBOLS): one notation
+// the specials as the terminal shows them too (cardcore.cards.SPECIAL_SYMBOLS): one notation,
+// the msgids of their names in a language (context "special card", as cardcore/i18n.py's)
+const SPECIAL_LABELS = { JOKER20: "★20", JOKER15: "★15", JOKER11: "★11", JOKER: "★Joker", BROOM: "⌇Broom" };
 function specialLabel(name) {
   return { JOKER20: _p("special card", "★20"), JOKER15: _p("special card", "★15"), JOKER11: _p("special card", "★11"),
     JOKER: _p("special card", "★Joker"), BROOM: _p("special card", "⌇Broom") }[name];
@@ -63,7 +65,7 @@ function pip(kind) {
 function cardLabel(name) {
   const m = CARD_RE.exec(name);
   if (m) return rankLetter(m[1]) + SUITS[m[2]];
-  return specialLabel(name) || name;
+  return specialLabel(name) || SPECIAL_LABELS[name] || name;
 }
 
 // the card as a screen reader says it: "7 of hearts", "queen of spades", "joker worth 20"
