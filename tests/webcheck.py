@@ -72,28 +72,49 @@ class Audit:
 def parts(frame: dict[str, Any]) -> list[Any]:
     """A frame's parts, each naming a physical card at most once: the view
     (its hand, table, piles …), each move's text and each move's fields, each
-    line of the history, and the rest."""
+    line of the history, and the rest. A text's data (``say`` beside
+    ``text``, ``cardcore.i18n.to_data``) is a part of its own, cut where its
+    text is (each argument: a move, a card)."""
     rest = {k: v for k, v in frame.items() if k not in ("view", "moves", "history")}
     moves = frame.get("moves", [])
+    hint = frame.get("hint") or {}
+    why = frame.get("why") or {}
+    estimates = hint.get("estimates") or []
     return [
         frame.get("view"),
         *(m.get("text") for m in moves),  # a move's text names its cards again
-        *({k: v for k, v in m.items() if k != "text"} for m in moves),
-        *frame.get("history", []),
-        *((frame.get("hint") or {}).get("estimates") or []),  # one move each
+        *(m.get("say") for m in moves),  # and its data
+        *({k: v for k, v in m.items() if k not in ("text", "say")} for m in moves),
+        *({k: v for k, v in line.items() if k != "say"} for line in frame.get("history", [])),
+        *(line.get("say") for line in frame.get("history", [])),
+        *({k: v for k, v in e.items() if k != "say"} for e in estimates),  # one move each
+        *(e.get("say") for e in estimates),
         # the hint's and why's words: each clause names one move ("I would play X: … than Y")
-        *clauses((frame.get("hint") or {}).get("text")),
-        *clauses((frame.get("why") or {}).get("text")),
-        (frame.get("why") or {}).get("rule"),
+        *clauses(hint.get("text")),
+        *say_parts(hint.get("say")),
+        *clauses(why.get("text")),
+        *say_parts(why.get("say")),
+        why.get("rule"),
+        *say_parts(why.get("rule_say")),
         {
             **{k: v for k, v in rest.items() if k not in ("hint", "why")},
-            "hint": {k: v for k, v in (frame.get("hint") or {}).items() if k not in ("estimates", "text")},
+            "hint": {k: v for k, v in hint.items() if k not in ("estimates", "text", "say")},
         },
     ]
 
 
 def clauses(text: str | None) -> list[str]:
     return re.split(r": |; | than ", text) if text else []
+
+
+def say_parts(data: Any) -> list[Any]:
+    """A text's data cut as its text is by ``clauses``: a message's arguments
+    each a part (a move, a card), a plain string by its clauses."""
+    if isinstance(data, str):
+        return clauses(data)
+    if isinstance(data, dict) and "t" in data:
+        return [data.get("t"), *(data.get("a") or {}).values()]
+    return [data]
 
 
 class AuditedSession(TableSession):

@@ -10,6 +10,7 @@ seat, and the static assets (shipped in the package: no CDN, works offline).
     GET  /api/tables/ID/qr.svg    a QR code of the table's join page
     GET  /api/join/CODE    the table of that code, its open seats and its join address
     GET  /join/CODE        the join page: the open seats, each with *Take this seat*
+    GET  /i18n/LANG.json   a page's catalog in LANG (``auto``: as Accept-Language prefers; see ``catalogs``)
     GET  /seat/<token>     a person's table page (his secret link)
     GET  /watch/<token>    the spectators' page
     WS   /ws/<token>       frames out, messages in (see ``session``)
@@ -46,6 +47,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from cardcore.errors import CardcoreError
+from cardcore.i18n import T, Text, to_data
 from cardcore.text import one_line
 from cardcore.web.lobby import LimitError, Lobby, NoSuchTable, SeatError
 from cardcore.web.session import Subscriber
@@ -228,25 +230,34 @@ def create_app(
     async def catalog(request: Request) -> Response:
         return JSONResponse(lobby.catalog())
 
+    async def page_catalog(request: Request) -> Response:
+        from cardcore.web import catalogs
+
+        lang = catalogs.wanted(request.path_params["lang"], request.headers.get("accept-language"))
+        if lang is None:
+            return error_answer(T("no such language"), 404)
+        data = await asyncio.to_thread(catalogs.page_catalog, lang)
+        return JSONResponse(data, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
     async def tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse({"tables": lobby.tables(), "base": base_of(request)})
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":  # a cross-site form cannot send it without the browser asking
-            return JSONResponse({"error": "send the table as application/json"}, status_code=415)
+            return error_answer(T("send the table as application/json"), 415)
         body = await request.body()
         if len(body) > MAX_BODY:
-            return JSONResponse({"error": "the form is too large"}, status_code=413)
+            return error_answer(T("the form is too large"), 413)
         client = request.client.host if request.client else "?"
         try:
             data = json.loads(body)
             session = await asyncio.to_thread(lobby.open_data, data, client)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+            return error_answer(T("expected a JSON object"), 400)
         except LimitError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=429)
+            return error_answer(error_text(err), 429)
         except CardcoreError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=400)
+            return error_answer(error_text(err), 400)
         # whoever made it may close it (the token is kept hashed)
         made = {**links(session), "owner": session.owner_token, "base": base_of(request)}
         return JSONResponse(made, status_code=201)
@@ -261,10 +272,10 @@ def create_app(
         except (ValueError, UnicodeDecodeError, RecursionError, KeyError):
             token = None
         if not isinstance(token, str):
-            return JSONResponse({"error": "owner: the token given when the table was made"}, status_code=400)
+            return error_answer(T("owner: the token given when the table was made"), 400)
         closed = await asyncio.to_thread(lobby.close_table, request.path_params["id"], token)
         if not closed:  # no such table, or not its maker: the same answer
-            return JSONResponse({"error": "no table of yours with that id"}, status_code=404)
+            return error_answer(T("no table of yours with that id"), 404)
         return JSONResponse({"closed": request.path_params["id"]})
 
     async def take_seat(request: Request) -> Response:
@@ -275,7 +286,7 @@ def create_app(
             data = json.loads((await request.body())[:MAX_BODY])
             name = data.get("name") if isinstance(data, dict) else None
         except (ValueError, UnicodeDecodeError, RecursionError):
-            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+            return error_answer(T("expected a JSON object"), 400)
         said = request.path_params["seat"]
         seat = int(said) if said.isascii() and said.isdigit() and len(said) < 4 else said
         client = request.client.host if request.client else "?"
@@ -283,13 +294,13 @@ def create_app(
         try:
             session, token = await asyncio.to_thread(lobby.take, table_id, seat, name, client)
         except NoSuchTable as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=404)
+            return error_answer(error_text(err), 404)
         except SeatError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=409)
+            return error_answer(error_text(err), 409)
         except LimitError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=429)
+            return error_answer(error_text(err), 429)
         except CardcoreError as err:
-            return JSONResponse({"error": one_line(str(err))}, status_code=400)
+            return error_answer(error_text(err), 400)
         answer = {
             "id": session.id,
             "name": session.name,
@@ -303,7 +314,7 @@ def create_app(
     async def join_data(request: Request) -> Response:
         session = lobby.by_code(request.path_params["code"])
         if session is None:
-            return JSONResponse({"error": "no table with that code"}, status_code=404)
+            return error_answer(T("no table with that code"), 404)
         found = lobby.describe(session)
         return JSONResponse({"table": found, "url": base_of(request) + found["join"]})
 
@@ -336,15 +347,14 @@ def create_app(
         await ws.accept()
         found = await asyncio.to_thread(lobby.claim, ws.path_params["token"])  # the seat is his now
         if found is None:
-            await ws.send_json(
-                {"type": "error", "error": "unknown link: no such seat or table", "fatal": True}
-            )
+            unknown = T("unknown link: no such seat or table")
+            await ws.send_json({"type": "error", "error": unknown, "say": to_data(unknown), "fatal": True})
             await ws.close(code=4404)
             return
         client = ws.client.host if ws.client else "?"
         if open_from[client] >= max_connections:
-            error = f"too many connections from your address ({max_connections} at most)"
-            await ws.send_json({"type": "error", "error": error, "fatal": True})
+            error = T("too many connections from your address ({n} at most)", n=max_connections)
+            await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
             await ws.close(code=CROWDED)
             return
         open_from[client] += 1
@@ -357,7 +367,8 @@ def create_app(
                 loop.call_soon_threadsafe(out.put, kind, text)
 
         def refuse(error: str) -> None:
-            out.put("error", json.dumps({"type": "error", "error": error}))
+            # "say": the same text as data, said in the page's language (cardcore.i18n.to_data)
+            out.put("error", json.dumps({"type": "error", "error": error, "say": to_data(error)}))
 
         # ?changes=1: the page patches change frames (docs/WEB.md); else whole frames only
         changes = ws.query_params.get("changes") == "1"
@@ -379,6 +390,7 @@ def create_app(
         Route("/", lobby_page),
         Route("/favicon.ico", lambda request: RedirectResponse("/static/icon.svg")),
         Route("/api/catalog", catalog),
+        Route("/i18n/{lang}.json", page_catalog),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", close_table, methods=["DELETE"]),
         Route("/api/tables/{id}/seats/{seat}", take_seat, methods=["POST"]),
@@ -398,6 +410,18 @@ def create_app(
     return Guard(app, hosts, origins)
 
 
+def error_text(err: Exception) -> str:
+    """An error's text: the ``Text`` it carries (said in each page's language), else its line."""
+    first = err.args[0] if err.args else None
+    return first if isinstance(first, Text) else one_line(str(err))
+
+
+def error_answer(error: str, status: int) -> JSONResponse:
+    """``{"error": TEXT, "say": DATA}``: the English line, and the same as data
+    (``cardcore.i18n.to_data``) that the page says in its language."""
+    return JSONResponse({"error": error, "say": to_data(error)}, status_code=status)
+
+
 def qr_svg(url: str) -> str:
     """A QR code of ``url`` as SVG (``segno``: pure Python, made here, nothing fetched)."""
     import io
@@ -414,11 +438,11 @@ def answer(session: Any, seat: int | None, text: str, sub: Subscriber | None = N
     """A message's text → None (taken) or the error to send back.
     ``{"type": "resync"}`` (any link) asks for a whole frame next."""
     if len(text) > MAX_MESSAGE:
-        return f"message too long ({len(text)} characters)"
+        return T("message too long ({n} characters)", n=len(text))
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: an array nested thousands deep
-        return "not JSON: " + one_line(text, 40)
+        return T("not JSON: {text}", text=one_line(text, 40))
     if sub is not None and isinstance(message, dict) and message.get("type") == "resync":
         session.resync(sub)
         return None
@@ -435,7 +459,7 @@ async def _receive(ws: WebSocket, session: Any, sub: Subscriber, refuse: Any) ->
                 return
             text = message.get("text")
             if text is None:
-                refuse("send text: a JSON object")
+                refuse(T("send text: a JSON object"))
                 continue
             error = answer(session, sub.seat, text, sub)
             if error:
@@ -455,8 +479,8 @@ async def _send(ws: WebSocket, out: Outbox, resync: Any) -> None:
                 resync()
                 continue
             if kind == _KICK:
-                error = "this seat was opened in another window"
-                await ws.send_json({"type": "error", "error": error, "fatal": True})
+                error = T("this seat was opened in another window")
+                await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
                 await ws.close(code=4001)
                 return
             if kind == "slow":

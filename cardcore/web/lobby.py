@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from cardcore.config import TableConfig, build_table, load_config
 from cardcore.errors import CardcoreError, TableError, pydantic_problems
 from cardcore.files import free_name
+from cardcore.i18n import T, to_data
 from cardcore.plugins import Registry, game_catalog
 from cardcore.runner import parse_kind
 from cardcore.seeds import fresh_seed
@@ -152,8 +153,10 @@ class Lobby:
             name = safe_name(data.get("name") or cfg.game)
             if cfg.seed is not None and not self.allow_seeds and _has_people(cfg):
                 raise CardcoreError(
-                    "seed: a table with people takes no seed from the lobby (whoever knows it can "
-                    "compute every hand); start the server with --allow-seeds to allow it"
+                    T(
+                        "seed: a table with people takes no seed from the lobby (whoever knows it can "
+                        "compute every hand); start the server with --allow-seeds to allow it"
+                    )
                 )
             if isinstance(cfg.players, list):
                 for p in cfg.players:
@@ -168,7 +171,7 @@ class Lobby:
         with self._lock:
             mine = [s for s in self.sessions.values() if s.client == client and s.ended is None]
             if len(mine) >= self.max_per_client:
-                raise LimitError(f"{len(mine)} tables of yours are open; close one first")
+                raise LimitError(T("{n} tables of yours are open; close one first", n=len(mine)))
             _spend(self._credit, client, CREATE_BURST, CREATE_EVERY, "tables made")
 
     def _refund(self, client: str | None) -> None:
@@ -195,7 +198,7 @@ class Lobby:
         self.reap()
         with self._lock:
             if sum(s.ended is None for s in self.sessions.values()) >= self.max_tables:
-                raise LimitError(f"{self.max_tables} tables are open; close one first")
+                raise LimitError(T("{n} tables are open; close one first", n=self.max_tables))
             log_path = None
             if self.log_dir is not None:
                 try:
@@ -372,18 +375,22 @@ class Lobby:
         ``CardcoreError`` naming the field."""
         session = self.sessions.get(str(table_id))
         if session is None:
-            raise NoSuchTable("no table with that id")
+            raise NoSuchTable(T("no table with that id"))
         if type(seat) is not int or seat not in session.people:
-            raise SeatError(f"seat: no person's seat {one_line(str(seat), 10)!r} at this table")
+            raise SeatError(
+                T("seat: no person's seat {seat} at this table", seat=repr(one_line(str(seat), 10)))
+            )
         if not isinstance(name, str) or not safe_name(name, NAME_LIMIT).strip("?"):
-            raise CardcoreError("name: type the name the others will see")
+            raise CardcoreError(T("name: type the name the others will see"))
         name = safe_name(" ".join(name.split()), NAME_LIMIT)
         with self._lock:
             if seat not in self.open_seats(session):
-                raise SeatError("this seat is taken; choose another")
+                raise SeatError(T("this seat is taken; choose another"))
             others = {n.casefold() for i, n in enumerate(session.table.names) if i != seat}
             if name.casefold() in others:
-                raise CardcoreError(f"name: someone at this table is called {name!r}; choose another")
+                raise CardcoreError(
+                    T("name: someone at this table is called {name}; choose another", name=repr(name))
+                )
             self._spend_take(client)
             token = secrets.token_urlsafe(16)
             session.link_hashes[seat] = token_hash(token)  # the seat's first link is unknown from now on
@@ -479,6 +486,14 @@ class Lobby:
         for g in games:
             t = Table(self.registry.game(g["name"]), g["default_players"])
             g["kinds"] = ["human", *sorted((k for k in t.player_kinds if k != "human"), key=_level_first)]
+            # the texts as data too (cardcore.i18n.to_data): a page says them in its language;
+            # an option's description is looked up in the game's catalog (its msgid)
+            domain = getattr(t.plugin, "domain", "cardcore")
+            g["domain"] = domain
+            g["title_say"] = to_data(t.game.title)
+            for option in g["options"].values():
+                if option.get("description"):
+                    option["description_say"] = {"t": str(option["description"]), "d": domain}
         configured: list[dict[str, Any]] = []
         if self.config_path is not None and self.config_path.exists():
             try:
@@ -535,7 +550,12 @@ def _spend(buckets: dict[str, tuple[float, float]], client: str, burst: int, eve
     credit, when = buckets.get(client, (float(burst), now))
     credit = min(float(burst), credit + (now - when) / every)
     if credit < 1:
-        raise LimitError(f"too many {what} from your address; wait {(1 - credit) * every:.0f} s")
+        wait = f"{(1 - credit) * every:.0f}"
+        if what == "tables made":
+            raise LimitError(T("too many tables made from your address; wait {wait} s", wait=wait))
+        if what == "seats taken":
+            raise LimitError(T("too many seats taken from your address; wait {wait} s", wait=wait))
+        raise LimitError(f"too many {what} from your address; wait {wait} s")
     buckets[client] = (credit - 1, now)
 
 

@@ -53,6 +53,7 @@ from cardcore.cards import Card, CardError, parse_card
 from cardcore.decision import Decision, Step
 from cardcore.errors import CardcoreError
 from cardcore.game import DealState, Observation
+from cardcore.i18n import T, to_data
 from cardcore.log import GameLog
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move, find_move, laid_cards, move_to_json, names_by_rank
@@ -223,6 +224,12 @@ class TableSession:
             # what each house rule changes, in words, for the people at the table
             "house_rule_texts": [plain(h.summary).rstrip(".") for h in table.house_rules],
             "goal": plain(table.goal()),
+            # the same texts as data (cardcore.i18n.to_data): each page says them in its
+            # own language (its ruling ids and a house rule's last "." left out there)
+            "title_say": to_data(table.game.title),
+            "house_rule_says": [to_data(h.summary) for h in table.house_rules],
+            "goal_say": to_data(table.goal()),
+            "domain": getattr(table.plugin, "domain", "cardcore"),  # the game's catalog (its data's words)
             # False: a move listed for a card stands for any card of its rank,
             # and the card the person picked is the one laid (Canasta, N8a)
             "suits_matter": bool(getattr(table.plugin, "suits_matter", True)),
@@ -372,7 +379,7 @@ class TableSession:
             self._forget()
             with self._cond:
                 self._phase = "error"
-                self._error = f"this table stopped: {describe(err)}"
+                self._error = T("this table stopped: {why}", why=describe(err))
                 self._publish()
             print(f"cardcore serve: table {self.name}: {self._error}", file=sys.stderr)  # one line
             if os.environ.get("CARDCORE_DEBUG"):
@@ -395,7 +402,11 @@ class TableSession:
         with self._cond:
             self._abandoned = self._stopping = True
             self._phase = "error"
-            self._error = f"this table stopped: {who} ran past the move timeout ({self.move_timeout:g} s)"
+            self._error = T(
+                "this table stopped: {who} ran past the move timeout ({seconds} s)",
+                who=who,
+                seconds=format(self.move_timeout, "g"),
+            )
             self._pending.clear()
             self.ended = time.monotonic()
             self._cond.notify_all()
@@ -453,7 +464,7 @@ class TableSession:
             covered = seat in self._covered
         if covered:
             return self._cover_move(seat, observation, listed, context)
-        data = [{"index": i, **self.table.move_json(m)} for i, m in enumerate(listed)]
+        data = [self._move_data(i, m) for i, m in enumerate(listed)]
         inbox = self._inbox[seat]
         with self._cond:
             if self._stopping:
@@ -492,6 +503,12 @@ class TableSession:
             chosen: Move = got
             return chosen
 
+    def _move_data(self, index: int, move: Move) -> dict[str, Any]:
+        """A listed move as a frame carries it: its JSON, its ``text`` (English)
+        and the same text as data (``say``: each page says it in its language)."""
+        text = self.table.move_text(move)
+        return {"index": index, **move_to_json(move, text), "say": to_data(text)}
+
     def _cover_move(
         self, seat: int, observation: Observation | None, moves: tuple[Move, ...], context: Decision | None
     ) -> Move:
@@ -525,10 +542,12 @@ class TableSession:
                 "decision": decision,
                 "index": moves.index(move) if move is not None else None,
                 "text": text,  # in words: "I would play …: 1.2 points more than …"
+                "say": to_data(text),  # the same, as data: said in the page's language
                 "estimates": [
                     {
                         "index": moves.index(m),
-                        "text": self.table.move_text(m),
+                        "text": (said := self.table.move_text(m)),
+                        "say": to_data(said),
                         "deals": n,
                         "points": round(p, 1),
                     }
@@ -551,23 +570,29 @@ class TableSession:
         plays = [
             m for m in moves if any(c == card or (by_rank and c.rank == card.rank) for c in laid_cards(m))
         ]
+        words: str
         if plays:
-            text = f"{card.name} can be played now: {self.table.move_text(plays[0])}"
+            words = T("{card} can be played now: {move}", card=card, move=self.table.move_text(plays[0]))
         elif reason:
-            text = plain(reason)
+            words = reason
         else:
-            text = f"no move lays {card.name} now"
+            words = T("no move lays {card} now", card=card)
         with self._cond:
             self._whys[seat] = {
                 "decision": decision,
                 "card": card.name,
-                "text": text,
+                "text": plain(words),
                 "rule": reason or "",  # the game's words, with the ruling ids (the rules pages')
+                # the same as data, said in the page's language (without the ruling ids in "say")
+                "say": to_data(words),
+                "rule_say": to_data(reason or ""),
             }
             self._publish()
 
     def _say(self, text: str, seat: int | None = None, kind: str = "move") -> None:
-        self._history.append({"seat": seat, "text": plain(text), "kind": kind})  # no ruling ids in play
+        # "text": the English, no ruling ids in play; "say": the same as data (a page says it
+        # in its own language, its ruling ids left out there too)
+        self._history.append({"seat": seat, "text": plain(text), "kind": kind, "say": to_data(text)})
         if len(self._history) > HISTORY:
             self._history_start += len(self._history) - HISTORY
             del self._history[:-HISTORY]
@@ -599,10 +624,10 @@ class TableSession:
         """A message from the connection of ``seat``: None if taken, else the
         error to send back (nothing changed)."""
         if not isinstance(message, dict):
-            return "expected a JSON object with a type: move, hint, why, next, new_match or cover"
+            return T("expected a JSON object with a type: move, hint, why, next, new_match or cover")
         kind = message.get("type")
         if seat is None:
-            return "a spectator's link cannot play"
+            return T("a spectator's link cannot play")
         with self._cond:
             self.active = time.monotonic()
             if kind == "move":
@@ -610,7 +635,7 @@ class TableSession:
             if kind == "hint":
                 pending = self._pending.get(seat)
                 if pending is None or message.get("decision") != pending[0]:
-                    return "a hint is for your decision, when you are to move"
+                    return T("a hint is for your decision, when you are to move")
                 if self._hint_asked.get(seat) != pending[0]:  # one per decision: more are the same one
                     self._hint_asked[seat] = pending[0]
                     self._inbox[seat].put(_HINT)
@@ -618,23 +643,23 @@ class TableSession:
             if kind == "why":
                 pending = self._pending.get(seat)
                 if pending is None or message.get("decision") != pending[0]:
-                    return "why not? is for your decision, when you are to move"
+                    return T("why not? is for your decision, when you are to move")
                 name = message.get("card")
                 try:
                     picked = parse_card(name, self._specials) if type(name) is str else None
                 except CardError:
                     picked = None
                 if picked is None:
-                    return f"card: {one_line(str(name), 20)!r} names no card"
+                    return T("card: {name} names no card", name=repr(one_line(str(name), 20)))
                 self._inbox[seat].put(_Why(picked))  # answered in the game thread, which holds the state
                 return None
             if kind == "next":
                 if self._phase != "deal_over":
-                    return "the deal is not over"
+                    return T("the deal is not over")
                 self._ready.add(seat)
             elif kind == "new_match":
                 if self._phase != "match_over":
-                    return "the match is not over"
+                    return T("the match is not over")
                 self._again = True
             elif kind == "cover":
                 error = self._cover(seat, message.get("seat"))
@@ -642,7 +667,10 @@ class TableSession:
                     return error
             else:
                 said = one_line(str(kind), 40)
-                return f"unknown message type {said!r}; expected move, hint, why, next, new_match or cover"
+                return T(
+                    "unknown message type {type}; expected move, hint, why, next, new_match or cover",
+                    type=repr(said),
+                )
             self._cond.notify_all()
             self._publish()
             return None
@@ -650,16 +678,21 @@ class TableSession:
     def _cover(self, by: int, seat: Any) -> str | None:
         """``by`` hands ``seat`` to a bot (the lock held): None, or why not."""
         if type(seat) is not int or seat not in self.people or seat == by:
-            return "cover: the seat of another person at this table"
+            return T("cover: the seat of another person at this table")
         if seat in self._covered:
             return None  # already: the same answer
         away = self._away.get(seat)
         if away is None:
-            return f"cover: {self.table.names[seat]} is here"
+            return T("cover: {name} is here", name=self.table.names[seat])
         left = self.away_limit - (time.monotonic() - away[0])
         if left > 0:
             name = self.table.names[seat]
-            return f"cover: {name} has been away less than {self.away_limit:g} s; wait {left:.0f} s"
+            return T(
+                "cover: {name} has been away less than {limit} s; wait {left} s",
+                name=name,
+                limit=format(self.away_limit, "g"),
+                left=format(left, ".0f"),
+            )
         self._covered.add(seat)
         self._journal({"t": "cover", "seat": seat})  # a resumed table is the same
         self._inbox[seat].put(_COVER)  # his decision, if one waits, is the bot's
@@ -668,20 +701,24 @@ class TableSession:
     def _take_move(self, seat: int, message: dict[str, Any]) -> str | None:
         pending = self._pending.get(seat)
         if pending is None:
-            return "it is not your turn to move"
+            return T("it is not your turn to move")
         decision, moves, _ = pending
         if message.get("decision") != decision:
-            return "that move was for an earlier decision; choose again"
+            return T("that move was for an earlier decision; choose again")
         index = message.get("index")
         if type(index) is not int or not 0 <= index < len(moves):
-            return f"no move {one_line(str(index), 20)!r} in the list of {len(moves)} legal moves"
+            return T(
+                "no move {index} in the list of {n} legal moves",
+                index=repr(one_line(str(index), 20)),
+                n=len(moves),
+            )
         named = message.get("cards", [])
         if type(named) is not list or len(named) > 20 or not all(type(n) is str for n in named):
-            return "cards: a list of the card names picked, as the frames name them"
+            return T("cards: a list of the card names picked, as the frames name them")
         try:
             picked = [parse_card(n, self._specials) for n in named]
         except CardError:
-            return f"cards: {one_line(' '.join(named), 40)!r} names no card"
+            return T("cards: {names} names no card", names=repr(one_line(" ".join(named), 40)))
         del self._pending[seat]
         self._inbox[seat].put((moves[index], picked) if picked else moves[index])
         self._publish()
@@ -847,6 +884,7 @@ class TableSession:
                     "winners": self._winners,
                     "ready": sorted(self._ready),
                     "error": self._error,
+                    "error_say": to_data(self._error),  # the same, said in the page's language
                 },
             }
 
@@ -997,8 +1035,8 @@ class _Watcher(Listener):
             s._phase = "playing"
             s._clear_history()  # a new deal: the cards named before are dealt anew
             if s._deal == 1 and s._match_number > 1:
-                s._say(f"Match {s._match_number}", kind="match")
-            s._say(f"Deal {s._deal}: {s.table.names[match.dealer]} deals", kind="deal")
+                s._say(T("Match {n}", n=s._match_number), kind="match")
+            s._say(T("Deal {n}: {name} deals", n=s._deal, name=s.table.names[match.dealer]), kind="deal")
         s._refresh(state)
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
@@ -1006,7 +1044,8 @@ class _Watcher(Listener):
         if s._stopping:  # a table of bots only stops here: no person's decision to wait at
             raise QuitGame
         with s._cond:
-            s._say(f"{table.names[step.seat]}: {step.text}", step.seat)
+            # i18n: a move in the history: the player's name, then what he played
+            s._say(T("{name}: {move}", name=table.names[step.seat], move=step.text), step.seat)
             for line in step.events:
                 s._say(line, kind="event")
         s._refresh(state)
@@ -1027,10 +1066,13 @@ class _Watcher(Listener):
             s._result = {**result.to_json(), "totals": list(match.scores)}
             s._sheet.append({"deal": result.number, "points": [side.points for side in result.sides]})
             s._scores = list(match.scores)
-            points = ", ".join(
-                f"{' & '.join(table.names[i] for i in side.seats)} {side.points}" for side in result.sides
-            )
-            s._say(f"Deal {result.number}: {points}", kind="result")
+            points = [
+                # i18n: a side's points at the end of a deal: its players' names, then the points
+                T("{side} {points}", side=" & ".join(table.names[i] for i in side.seats), points=side.points)
+                for side in result.sides
+            ]
+            # i18n: the end of a deal in the history: "Deal 2: Ann & Bob 12, Cy & Di 3"
+            s._say(T("Deal {n}: {points}", n=result.number, points=points), kind="result")
             s._phase = "match_over" if match.over else "deal_over"
             s._winners = match.winners() if match.over else None
             s._ready.clear()

@@ -3,12 +3,31 @@
 // for screen readers; and el(), the pages' one helper to make an element.
 "use strict";
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_WORDS = { A: "ace", K: "king", Q: "queen", J: "jack" };
 const SPECIALS = { JOKER20: ["★", "20"], JOKER15: ["★", "15"], JOKER11: ["★", "11"], JOKER: ["★", "Joker"], BROOM: ["⌇", "Broom"] };
-// the specials as the terminal shows them too (cardcore.cards.SPECIAL_SYMBOLS): one notation
+// the words of a card in the page's language (i18n.js): the letters and the
+// specials as cardcore/i18n.py writes them (the terminal and the page agree)
+function suitWord(s) {
+  return { C: _p("suit, in a card's name", "clubs"), D: _p("suit, in a card's name", "diamonds"),
+    H: _p("suit, in a card's name", "hearts"), S: _p("suit, in a card's name", "spades") }[s];
+}
+function rankWord(r) {
+  return { A: _p("rank, in a card's name", "ace"), K: _p("rank, in a card's name", "king"),
+    Q: _p("rank, in a card's name", "queen"), J: _p("rank, in a card's name", "jack") }[r] || r;
+}
+function rankLetter(r) {
+  return { A: _p("rank letter", "A"), K: _p("rank letter", "K"), Q: _p("rank letter", "Q"), J: _p("rank letter", "J") }[r] || r;
+}
+// the specials as the terminal shows them too (cardcore.cards.SPECIAL_SYMBOLS): one notation,
+// the msgids of their names in a language (context "special card", as cardcore/i18n.py's)
 const SPECIAL_LABELS = { JOKER20: "★20", JOKER15: "★15", JOKER11: "★11", JOKER: "★Joker", BROOM: "⌇Broom" };
-const SPECIAL_WORDS = { JOKER20: "joker worth 20", JOKER15: "joker worth 15", JOKER11: "joker worth 11", JOKER: "joker", BROOM: "the broom" };
+function specialLabel(name) {
+  return { JOKER20: _p("special card", "★20"), JOKER15: _p("special card", "★15"), JOKER11: _p("special card", "★11"),
+    JOKER: _p("special card", "★Joker"), BROOM: _p("special card", "⌇Broom") }[name];
+}
+function specialWord(name) {
+  return { JOKER20: _("joker worth 20"), JOKER15: _("joker worth 15"), JOKER11: _("joker worth 11"),
+    JOKER: _("joker"), BROOM: _("the broom") }[name];
+}
 const CARD_RE = /^(10|[2-9AJQK])([CDHS])$/;
 const IN_TEXT = /\b(?:(10|[2-9AJQK])([CDHS])|(JOKER(?:20|15|11)?|BROOM))\b/g;
 const SVG = "http://www.w3.org/2000/svg";
@@ -45,20 +64,22 @@ function pip(kind) {
 
 function cardLabel(name) {
   const m = CARD_RE.exec(name);
-  if (m) return m[1] + SUITS[m[2]];
-  return SPECIAL_LABELS[name] || name;
+  if (m) return rankLetter(m[1]) + SUITS[m[2]];
+  return specialLabel(name) || SPECIAL_LABELS[name] || name;
 }
 
 // the card as a screen reader says it: "7 of hearts", "queen of spades", "joker worth 20"
 function cardSpoken(name) {
   const m = CARD_RE.exec(name);
-  if (m) return (RANK_WORDS[m[1]] || m[1]) + " of " + SUIT_WORDS[m[2]];
-  return SPECIAL_WORDS[name] || name;
+  // i18n: a card's spoken name: "7 of hearts", "queen of spades" (rank and suit: the words above)
+  if (m) return _("{rank} of {suit}", { rank: rankWord(m[1]), suit: suitWord(m[2]) });
+  return specialWord(name) || name;
 }
 
-// a text with its card names spoken (a move's label for screen readers)
-function spokenText(text) {
-  return text.replace(IN_TEXT, (name) => cardSpoken(name));
+// a text of the server (a plain string or a Text's data, cardcore.i18n.to_data)
+// with its cards spoken (a move's label for screen readers)
+function spokenText(text, names, sides, opts) {
+  return I18N.spoken(text, names, sides, opts);
 }
 
 // One card: <span class="card red" data-card="7H" aria-label="7 of hearts">
@@ -73,13 +94,13 @@ function cardEl(name) {
   if (m) {
     if (m[2] === "D" || m[2] === "H") e.classList.add("red");
     const idx = el("span", "idx");
-    idx.append(el("b", "", m[1]), pip(m[2]));
+    idx.append(el("b", "", rankLetter(m[1])), pip(m[2]));
     e.append(idx, pip(m[2]));
   } else if (name in SPECIALS) {
     const s = SPECIALS[name];
     e.classList.add("special");
     const idx = el("span", "idx");
-    idx.append(el("b", "", s[1]));
+    idx.append(el("b", "", (specialLabel(name) || s[1]).replace(/^[★⌇]/, "")));
     e.append(idx);
     if (s[0] === "★") e.append(pip("star"));
     else e.append(el("i", "", s[0]));
@@ -94,28 +115,26 @@ function cardEl(name) {
 function backEl(label) {
   const e = el("span", "card facedown");
   e.setAttribute("role", "img");
-  e.setAttribute("aria-label", label || "a card face down");
+  e.setAttribute("aria-label", label || _("a card face down"));
   return e;
 }
 
-// A text (a move, an event) with its card names drawn as small coloured cards.
-function richText(text) {
+// A text (a move, an event: a plain string or a Text's data) in the page's
+// language, its cards drawn as small coloured cards.
+function richText(text, names, sides, opts) {
   const out = el("span", "rich");
-  let last = 0;
-  for (const m of text.matchAll(IN_TEXT)) {
-    if (m.index > last) out.append(document.createTextNode(text.slice(last, m.index)));
-    const name = m[0];
+  for (const piece of I18N.pieces(text, names, sides, opts)) {
+    if (typeof piece === "string") { out.append(document.createTextNode(piece)); continue; }
+    const name = piece.card;
     const c = el("span", "cardtxt");
     c.dataset.card = name;
     const seen = el("span", "", cardLabel(name));
     seen.setAttribute("aria-hidden", "true"); // "7♥" shown, "7 of hearts" said
     c.append(seen, el("span", "sr", cardSpoken(name)));
-    if (m[2] === "D" || m[2] === "H") c.classList.add("red");
-    if (m[3]) c.classList.add("special");
+    if (/[DH]$/.test(name) && CARD_RE.test(name)) c.classList.add("red");
+    if (!CARD_RE.test(name)) c.classList.add("special");
     out.append(c);
-    last = m.index + name.length;
   }
-  if (last < text.length) out.append(document.createTextNode(text.slice(last)));
   return out;
 }
 

@@ -15,18 +15,20 @@ async function refresh() {
   if (taking) return;  // a name is being typed
   const r = await fetch("/api/join/" + encodeURIComponent(code));
   const data = await r.json();
-  if (!r.ok) { showError(data.error || "no table with that code"); return; }
+  if (!r.ok) { showError(data.say !== undefined ? say(data.say) : data.error || _("no table with that code")); return; }
   last = data;
   draw(data);
 }
 
 function draw(data) {
   const t = data.table;
-  document.title = t.name + " · join · cardcore";
-  document.getElementById("join-code").textContent = "table code " + t.code;
-  document.getElementById("join-title").textContent = t.name + " — " + t.title;
+  const title = t.title_say !== undefined ? say(t.title_say) : t.title;
+  document.title = _("{table} · join · cardcore", { table: t.name });
+  document.getElementById("join-code").textContent = _("table code {code}", { code: t.code });
+  document.getElementById("join-title").textContent = _("{table} — {title}", { table: t.name, title: title });
   const stopped = t.phase === "stopped" || t.phase === "error";
-  document.getElementById("join-status").textContent = stopped ? "This table has stopped." : t.seats.length + " seats · " + t.phase.replace("_", " ");
+  document.getElementById("join-status").textContent = stopped ? _("This table has stopped.")
+    : _n("{n} seat · {phase}", "{n} seats · {phase}", t.seats.length, { phase: phaseWord(t.phase) });
   const mine = yourSeats([t]);
   document.getElementById("mine").replaceChildren(mine);
   const list = document.getElementById("join-seats");
@@ -39,5 +41,6 @@ function draw(data) {
   if (!share.children.length) cardcoreShare(share, t);  // share.js: the code, the link, the QR code
 }
 
-refresh().catch((e) => showError(String(e)));
+document.addEventListener("cardcore-lang", () => { if (last) draw(last); });
+I18N.ready.then(refresh).catch((e) => showError(String(e)));
 setInterval(() => refresh().catch(() => {}), 3000);

@@ -26,7 +26,7 @@ async function refreshTables() {
 function drawTables(data) {
   const list = document.getElementById("tables");
   list.replaceChildren();
-  if (!data.tables.length) list.append(el("li", "", "none yet"));
+  if (!data.tables.length) list.append(el("li", "", _("none yet")));
   for (const t of data.tables) list.append(tableItem(t));
   const mine = yourSeats(data.tables);
   document.getElementById("mine").replaceChildren(mine);
@@ -37,32 +37,33 @@ function tableItem(t) {
   const li = el("li", "table-entry");
   li.dataset.table = t.id;
   const head = el("div", "t-head");
-  head.append(el("strong", "", t.name + " "), el("span", "", t.title + " · " + t.phase.replace("_", " ") + " "));
-  if (t.code) head.append(el("span", "t-code", "code " + t.code));
+  const title = t.title_say !== undefined ? say(t.title_say) : t.title;
+  head.append(el("strong", "", t.name + " "), el("span", "", _("{title} · {phase}", { title: title, phase: phaseWord(t.phase) }) + " "));
+  if (t.code) head.append(el("span", "t-code", _("code {code}", { code: t.code })));
   li.append(head);
   const seats = el("ul", "t-seats");
   const mine = mySeats()[t.id];  // he sits here already: no other seat offered to him
   for (const s of t.seats) {
     const item = seatItem(t, s, mine ? null : taking, setTaking);
     if (mine) item.querySelectorAll("button.take").forEach((b) => b.remove());
-    if (mine && mine.seat === s.seat) item.append(el("span", "seat-state you", "you"));
+    if (mine && mine.seat === s.seat) item.append(el("span", "seat-state you", _("you")));
     seats.append(item);
   }
   li.append(seats);
   const share = el("div", "t-share");
-  const a = el("a", "", "watch");
+  const a = el("a", "", _("watch"));
   a.href = "/watch/" + t.watch;
   share.append(a);
   if (t.code) {
-    share.append(copyField(base() + t.join, "the table's join link"));
-    const q = el("button", "qr-toggle", shownQr.has(t.id) ? "Hide QR code" : "QR code");
+    share.append(copyField(base() + t.join, _("the table's join link")));
+    const q = el("button", "qr-toggle", shownQr.has(t.id) ? _("Hide QR code") : _("QR code"));
     q.type = "button";
     q.onclick = () => { if (shownQr.has(t.id)) shownQr.delete(t.id); else shownQr.add(t.id); drawTables(last); };
     share.append(q);
   }
   const owner = owned()[t.id];
   if (owner) {  // a table this browser made: it may close it
-    const b = el("button", "close-table", "close");
+    const b = el("button", "close-table", _("close"));
     b.type = "button";
     b.onclick = () => closeTable(t.id, owner);
     share.append(b);
@@ -71,7 +72,7 @@ function tableItem(t) {
   if (t.code && shownQr.has(t.id)) {
     const img = el("img", "qr");
     img.src = "/api/tables/" + encodeURIComponent(t.id) + "/qr.svg";
-    img.alt = "QR code of the table's join page";
+    img.alt = _("QR code of the table's join page");
     li.append(img);
   }
   return li;
@@ -91,7 +92,7 @@ function keepOwned(id, token) {
 async function closeTable(id, owner) {
   showError("");
   const r = await fetch("/api/tables/" + encodeURIComponent(id), { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ owner: owner }) });
-  if (!r.ok) { const data = await r.json(); showError(data.error || "the table could not be closed"); }
+  if (!r.ok) { const data = await r.json(); showError(data.say !== undefined ? say(data.say) : data.error || _("the table could not be closed")); }
   keepOwned(id, null);
   refreshTables();
 }
@@ -120,15 +121,15 @@ function fillSeats() {
   const box = document.getElementById("seat-list");
   box.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const label = el("label", "", "Seat " + i);
+    const label = el("label", "", _("Seat {n}", { n: i }));
     const name = el("input");
     name.maxLength = 40;
-    name.placeholder = "name";
+    name.placeholder = _("name");
     name.className = "seat-name";
     const kind = el("select");
     kind.className = "seat-kind";
     for (const k of g.kinds) {
-      const o = el("option", "", k === "human" ? "person" : k);
+      const o = el("option", "", k === "human" ? _("person") : k);  // a bot's kind: the same in every language
       o.value = k;
       if ((i < 2 && k === "human") || (i >= 2 && k === (g.kinds.includes("normal") ? "normal" : "random"))) o.selected = true;
       kind.append(o);
@@ -143,8 +144,9 @@ function fillOptions() {
   const box = document.getElementById("option-list");
   box.replaceChildren();
   for (const [key, o] of Object.entries(g.options)) {
-    const label = el("label", "", key);
-    label.title = o.description;
+    const label = el("label", "", key);  // an option's name: the same in every language (as on the command line)
+    const description = o.description_say !== undefined ? say(o.description_say) : o.description;
+    label.title = description;
     let input;
     if (o.enum) {
       input = el("select");
@@ -157,22 +159,22 @@ function fillOptions() {
     } else if (o.type === "boolean") {
       input = el("select");
       for (const v of [true, false]) {
-        const opt = el("option", "", String(v));
+        const opt = el("option", "", v ? _("yes") : _("no"));
         opt.value = JSON.stringify(v);
         if (v === o.default) opt.selected = true;
         input.append(opt);
       }
     } else {
       input = el("input");
-      input.placeholder = o.default === null ? "default" : String(o.default);
+      input.placeholder = o.default === null ? _("default") : String(o.default);
     }
     input.dataset.option = key;
-    label.append(input, el("small", "muted", o.description));
+    label.append(input, el("small", "muted", description));
     box.append(label);
   }
   const rules = document.getElementById("rule-list");
   rules.replaceChildren();
-  if (!g.house_rules.length) rules.append(el("span", "muted", "none for this game"));
+  if (!g.house_rules.length) rules.append(el("span", "muted", _("none for this game")));
   for (const h of g.house_rules) {
     const label = el("label", "check");
     const box2 = el("input");
@@ -196,31 +198,31 @@ async function openTable(body) {
   showError("");
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
-  if (!r.ok) { showError(data.error || "the table could not be opened"); return; }
+  if (!r.ok) { showError(data.say !== undefined ? say(data.say) : data.error || _("the table could not be opened")); return; }
   if (data.owner) keepOwned(data.id, data.owner);
   const list = document.getElementById("links");
   list.replaceChildren();
   for (const s of data.seats) {
     const li = el("li");
-    const a = el("a", "", s.name + " (seat " + s.seat + ")");
+    const a = el("a", "", _("{name} (seat {n})", { name: s.name, n: s.seat }));
     a.href = s.link;
     // the one who opens a seat's link sits there: this browser remembers it
     a.onclick = () => keepSeat(data.id, { link: s.link, table: data.name, title: data.title, seat: s.seat, player: s.name });
-    li.append(a, el("span", "", " "), copyField(data.base + s.link, s.name + "'s secret link"));
+    li.append(a, el("span", "", " "), copyField(data.base + s.link, _("{name}'s secret link", { name: s.name })));
     list.append(li);
   }
   const li = el("li");
-  const a = el("a", "", "watch");
+  const a = el("a", "", _("watch"));
   a.href = data.watch;
-  li.append(a, el("span", "", " "), copyField(data.base + data.watch, "the watch link"));
+  li.append(a, el("span", "", " "), copyField(data.base + data.watch, _("the watch link")));
   list.append(li);
   if (data.code) {  // the code and the QR code of the join page: any free seat, no link to send
     const j = el("li", "join-line");
-    j.append(el("span", "", "Table code "), el("strong", "t-code", data.code), el("span", "", " · join page "),
-      copyField(data.base + data.join, "the table's join link"));
+    j.append(el("span", "", _("Table code") + " "), el("strong", "t-code", data.code), el("span", "", " · " + _("join page") + " "),
+      copyField(data.base + data.join, _("the table's join link")));
     const img = el("img", "qr");
     img.src = "/api/tables/" + encodeURIComponent(data.id) + "/qr.svg";
-    img.alt = "QR code of the table's join page";
+    img.alt = _("QR code of the table's join page");
     j.append(img);
     list.append(j);
   }
@@ -232,7 +234,7 @@ async function start() {
   catalog = await (await fetch("/api/catalog")).json();
   const game = document.getElementById("game");
   for (const g of catalog.games) {
-    const o = el("option", "", g.title);
+    const o = el("option", "", g.title_say !== undefined ? say(g.title_say) : g.title);
     o.value = g.name;
     game.append(o);
   }
@@ -243,7 +245,7 @@ async function start() {
   const configured = catalog.tables.filter((t) => t.name);
   if (!configured.length) document.getElementById("from-config").hidden = true;
   for (const t of configured) {
-    const o = el("option", "", t.name + " (" + t.game + ", " + t.players + " players)");
+    const o = el("option", "", _n("{name} ({game}, {n} player)", "{name} ({game}, {n} players)", t.players, { name: t.name, game: t.game }));
     o.value = t.name;
     conf.append(o);
   }
@@ -278,4 +280,14 @@ async function start() {
   setInterval(refreshTables, 3000);
 }
 
-start().catch((e) => showError(String(e)));
+// a new language picked: the lists said again in it (the form keeps what was chosen)
+document.addEventListener("cardcore-lang", () => {
+  if (last) drawTables(last);
+  if (catalog) {
+    const game = document.getElementById("game");
+    [...game.options].forEach((o) => { const g = catalog.games.find((x) => x.name === o.value); if (g) o.textContent = g.title_say !== undefined ? say(g.title_say) : g.title; });
+    fillSeats();
+    fillOptions();
+  }
+});
+I18N.ready.then(start).catch((e) => showError(String(e)));

@@ -9,6 +9,12 @@ function el(tag, cls, text) {
   return e;
 }
 
+// a table's phase in words
+function phaseWord(phase) {
+  return { starting: _("starting"), playing: _("playing"), deal_over: _("deal over"), match_over: _("match over"),
+    stopped: _("stopped"), error: _("error") }[phase] || phase;
+}
+
 function showError(text) {
   const e = document.getElementById("error");
   e.textContent = text;
@@ -41,8 +47,9 @@ function yourSeats(tables) {
     const t = open.get(id);
     if (!t) { keepSeat(id, null); continue; }  // the table is gone
     const li = el("li");
-    li.append(el("span", "", "Your seat at " + t.name + " (" + t.title + "), as " + (t.seats[s.seat]?.name ?? s.player) + " "));
-    const a = el("a", "back", "→ back to the table");
+    const title = t.title_say !== undefined ? say(t.title_say) : t.title;
+    li.append(el("span", "", _("Your seat at {table} ({title}), as {name}", { table: t.name, title: title, name: t.seats[s.seat]?.name ?? s.player }) + " "));
+    const a = el("a", "back", _("→ back to the table"));
     a.href = s.link;
     li.append(a);
     list.append(li);
@@ -53,18 +60,18 @@ function yourSeats(tables) {
 // A name input and "Sit down": takes seat `seat` of table `t`, then opens the table.
 function takeForm(t, seat, onCancel) {
   const form = el("form", "take-form");
-  const label = el("label", "", "Your name ");
+  const label = el("label", "", _("Your name") + " ");
   const input = el("input");
   input.name = "player";
   input.maxLength = 24;
   input.required = true;
   input.autocomplete = "nickname";
   input.value = stored("cardcore-name", "");
-  input.placeholder = "the name the others see";
+  input.placeholder = _("the name the others see");
   label.append(input);
-  const sit = el("button", "sit", "Sit down");
+  const sit = el("button", "sit", _("Sit down"));
   sit.type = "submit";
-  const cancel = el("button", "cancel", "Cancel");
+  const cancel = el("button", "cancel", _("Cancel"));
   cancel.type = "button";
   cancel.onclick = onCancel;
   const said = el("p", "form-error");
@@ -81,7 +88,7 @@ function takeForm(t, seat, onCancel) {
         method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }),
       });
       const data = await r.json();
-      if (!r.ok) throw new Error(data.error || "the seat could not be taken");
+      if (!r.ok) throw new Error(data.say !== undefined ? say(data.say) : data.error || _("the seat could not be taken"));
       store("cardcore-name", name);
       keepSeat(data.id, { link: data.link, table: data.name, title: data.title, seat: data.seat, player: data.player });
       location.href = data.link;
@@ -99,19 +106,19 @@ function takeForm(t, seat, onCancel) {
 // browser gives no clipboard (a page over plain http from another machine),
 // the text is selected for Ctrl+C.
 function copyButton(input, label) {
-  const b = el("button", "copy", label || "Copy");
+  const b = el("button", "copy", label || _("Copy"));
   b.type = "button";
   b.onclick = async () => {
-    const done = (text) => { b.textContent = text; setTimeout(() => { b.textContent = label || "Copy"; }, 2500); };
+    const done = (text) => { b.textContent = text; setTimeout(() => { b.textContent = label || _("Copy"); }, 2500); };
     if (navigator.clipboard && window.isSecureContext) {
-      try { await navigator.clipboard.writeText(input.value); done("Copied"); return; } catch (e) { /* fall back */ }
+      try { await navigator.clipboard.writeText(input.value); done(_("Copied")); return; } catch (e) { /* fall back */ }
     }
     input.focus();
     input.select();
     input.setSelectionRange(0, input.value.length);
     let copied = false;
     try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
-    done(copied ? "Copied" : "Selected: press Ctrl+C");
+    done(copied ? _("Copied") : _("Selected: press Ctrl+C"));
   };
   return b;
 }
@@ -123,9 +130,9 @@ function copyField(text, label, cls) {
   input.readOnly = true;
   input.value = text;
   input.size = Math.min(Math.max(text.length, 5), 48);
-  input.setAttribute("aria-label", label || "link");
+  input.setAttribute("aria-label", label || _("link"));
   input.onfocus = () => input.select();
-  box.append(input, copyButton(input, "Copy"));
+  box.append(input, copyButton(input, _("Copy")));
   return box;
 }
 
@@ -134,12 +141,14 @@ function copyField(text, label, cls) {
 function seatItem(t, s, taking, setTaking) {
   const li = el("li", "seat-line" + (s.open ? " open" : ""));
   const who = s.open ? "free" : s.person ? (s.connected ? "here" : "away") : s.kind;
-  li.append(el("span", "seat-who", s.name), el("span", "seat-state " + who, who));
+  const words = { free: _("free"), here: _("here"), away: _("away") };
+  // a bot's kind (greedy, ismcts …) is a name of the interface: the same in every language
+  li.append(el("span", "seat-who", s.name), el("span", "seat-state " + who, words[who] || who));
   if (s.open) {
     if (taking && taking.id === t.id && taking.seat === s.seat) {
       li.append(takeForm(t, s.seat, () => setTaking(null)));
     } else {
-      const b = el("button", "take", "Take this seat");
+      const b = el("button", "take", _("Take this seat"));
       b.type = "button";
       b.onclick = () => setTaking({ id: t.id, seat: s.seat });
       li.append(b);

@@ -28,12 +28,12 @@ function send(message) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(scheme + location.host + "/ws/" + token + "?changes=1");
-  ws.onopen = () => { retries = 0; setConn("connected", "ok"); };
+  ws.onopen = () => { retries = 0; setConn(_("connected"), "ok"); };
   ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (m.type === "error") {
-      showError(m.error);
+      showError(m.say !== undefined && m.say !== null ? sayText(m.say) : m.error);
       if (m.fatal) closedForGood = true;
       sent = false;
       if (frame) render();
@@ -56,8 +56,8 @@ function connect() {
     }
   };
   ws.onclose = (ev) => {
-    if (closedForGood || ev.code === 4404 || ev.code === 4001) { setConn("closed", "bad"); return; }
-    setConn("reconnecting…", "bad");
+    if (closedForGood || ev.code === 4404 || ev.code === 4001) { setConn(_("closed"), "bad"); return; }
+    setConn(_("reconnecting…"), "bad");
     setTimeout(connect, Math.min(5000, 300 * 2 ** retries++));
   };
 }
@@ -74,29 +74,39 @@ function showError(text) {
 }
 function hideError() { document.getElementById("error").hidden = true; }
 
-function name(seat) { return frame.table.names[seat] ?? "seat " + seat; }
+function name(seat) { return frame.table.names[seat] ?? _("seat {n}", { n: seat }); }
 function sideName(seats) { return seats.map(name).join(" & "); }
 function mySide() {
   const me = frame.you === null ? 0 : frame.you;
   const i = frame.table.sides.findIndex((s) => s.includes(me));
   return i < 0 ? 0 : i;
 }
-// a game's text in the players' words: "side 1's pile" → "Bob's pile"
-function words(text) {
-  return text.replace(/\bside (\d+)'s\b/g, (all, n) => {
-    const side = frame.table.sides[Number(n)];
-    return side ? sideName(side) + "'s" : all;
-  });
+// a text the server sends (a Text's data, cardcore.i18n.to_data, or a plain string)
+// in this page's language, its sides said by the players' names ("Bob's pile");
+// opts.plain: without ruling ids (the rules pages' own)
+function sayText(data, opts) { return frame ? say(data, frame.table.names, frame.table.sides, opts) : say(data, [], [], opts); }
+function sayRich(data, opts) { return richText(data, frame ? frame.table.names : [], frame ? frame.table.sides : [], opts); }
+function saySpoken(data, opts) { return spokenText(data, frame ? frame.table.names : [], frame ? frame.table.sides : [], opts); }
+// a field of the frame said in this language: its data (field_say, "say") when the server sent one
+function said(data, english) { return data !== undefined && data !== null ? data : english; }
+function cardCount(n) { return _n("{n} card", "{n} cards", n); }
+// a word of the game's data (a view's item, a score's item) in the game's catalog, else the core's
+function dataWord(context, key) {
+  const label = String(key).replace(/_/g, " ");
+  const d = frame && frame.table.domain;
+  let word = d ? I18N.pattern(d, context, label) : label;
+  if (word === label) word = I18N.pattern("cardcore", context, label);
+  return word;
 }
-function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+function gameTitle(t) { return sayText(said(t.title_say, t.title)); }
 
 function render() {
   const f = frame, t = f.table, st = f.status, view = f.view || {};
   const focus = focusKey();
-  document.title = t.title + " · " + t.name;
-  document.getElementById("title").textContent = t.title;
+  document.title = _("{title} · {name}", { title: gameTitle(t), name: t.name });
+  document.getElementById("title").textContent = gameTitle(t);
   document.getElementById("deal").textContent =
-    (st.match > 1 ? "match " + st.match + " · " : "") + (st.deal ? "deal " + st.deal : "");
+    st.match > 1 && st.deal ? _("match {match} · deal {deal}", st) : st.deal ? _("deal {deal}", st) : st.match > 1 ? _("match {match}", st) : "";
   renderScoreline(f);
   renderSeats(f, view);
   renderBoard(f, view);
@@ -132,11 +142,11 @@ function renderAway(f) {
   f.seats.forEach((s, i) => {
     if (!s.person || i === f.you) return;
     if (s.covered) {
-      box.append(el("p", "away-note", "A bot plays for " + s.name + " until " + s.name + " comes back."));
+      box.append(el("p", "away-note", _("A bot plays for {name} until {name} comes back.", { name: s.name })));
     } else if (s.coverable && f.you !== null && !["stopped", "error"].includes(f.status.phase)) {
-      const b = el("button", "back cover", "Let a bot play for " + s.name);
+      const b = el("button", "back cover", _("Let a bot play for {name}", { name: s.name }));
       b.dataset.seat = i;
-      b.title = s.name + " has been away a while; opening the link again takes the seat back";
+      b.title = _("{name} has been away a while; opening the link again takes the seat back", { name: s.name });
       b.onclick = () => { b.disabled = true; send({ type: "cover", seat: i }); };
       box.append(b);
     }
@@ -162,25 +172,28 @@ function seatEl(f, view, i) {
   const playing = f.status.phase === "playing";
   if (i === view.to_act && playing) chip.classList.add("turn");
   if (s.person && !s.connected) chip.classList.add("away");
-  const who = el("span", "who", s.name + (i === f.you ? " (you)" : ""));
+  const who = el("span", "who", i === f.you ? _("{name} (you)", { name: s.name }) : s.name);
   chip.append(who);
   const meta = el("span", "meta");
-  if (i === view.to_act && playing) meta.append(el("span", "badge turn", i === f.you ? "your turn" : "to play"));
-  if (i === view.dealer) meta.append(el("span", "badge dealer", "dealer"));
-  if (!s.person) meta.append(el("span", "badge", "bot"));
-  else if (!s.connected) meta.append(el("span", "badge", "away"));
-  if (s.covered) meta.append(el("span", "badge", "a bot plays for now"));
+  if (i === view.to_act && playing) meta.append(el("span", "badge turn", i === f.you ? _("your turn") : _("to play")));
+  if (i === view.dealer) meta.append(el("span", "badge dealer", _("dealer")));
+  if (!s.person) meta.append(el("span", "badge", _("bot")));
+  else if (!s.connected) meta.append(el("span", "badge", _("away")));
+  if (s.covered) meta.append(el("span", "badge", _("a bot plays for now")));
   chip.append(meta);
   if (view.hand_sizes && i !== f.you) {
     const n = view.hand_sizes[i];
     const backs = el("span", "backs");
     backs.setAttribute("aria-hidden", "true");
     for (let k = 0; k < Math.min(n, 10); k++) backs.append(el("span", "back"));
-    chip.append(backs, el("small", "", plural(n, "card", "cards")));
+    chip.append(backs, el("small", "", cardCount(n)));
   }
-  let label = s.name + (i === f.you ? ", you" : "") + (view.hand_sizes ? ", " + plural(view.hand_sizes[i], "card", "cards") : "");
-  if (i === view.to_act && playing) label += ", to play";
-  chip.setAttribute("aria-label", label);
+  // a list said by a screen reader: the name, "you", the cards, "to play"
+  const label = [s.name];
+  if (i === f.you) label.push(_("you"));
+  if (view.hand_sizes) label.push(cardCount(view.hand_sizes[i]));
+  if (i === view.to_act && playing) label.push(_("to play"));
+  chip.setAttribute("aria-label", label.join(", "));
   return chip;
 }
 
@@ -220,22 +233,22 @@ function renderBoard(f, view) {
   (view.piles || []).forEach((p) => {
     const g = el("div", "stack pile small");
     g.append(p.top ? cardEl(p.top) : el("span", "card empty", ""));
-    g.append(el("small", "", sideName(p.seats) + " · " + plural(p.size, "card", "cards")));
-    g.setAttribute("aria-label", sideName(p.seats) + "'s pile: " + plural(p.size, "card", "cards"));
+    g.append(el("small", "", _n("{side} · {n} card", "{side} · {n} cards", p.size, { side: sideName(p.seats) })));
+    g.setAttribute("aria-label", _n("{side}'s pile: {n} card", "{side}'s pile: {n} cards", p.size, { side: sideName(p.seats) }));
     info.append(g);
   });
   (view.captured || []).forEach((c) => {
-    const chip = el("span", "chip", sideName(c.seats) + " took " + plural(c.size, "card", "cards"));
+    const chip = el("span", "chip", _n("{side} took {n} card", "{side} took {n} cards", c.size, { side: sideName(c.seats) }));
     info.append(chip);
   });
   if (view.stock !== undefined) {
     const chip = el("span", "chip stock");
-    chip.append(el("span", "back"), document.createTextNode(" stock " + view.stock));
-    chip.setAttribute("aria-label", plural(view.stock, "card", "cards") + " in the stock");
+    chip.append(el("span", "back"), document.createTextNode(" " + _("stock {n}", { n: view.stock })));
+    chip.setAttribute("aria-label", _n("{n} card in the stock", "{n} cards in the stock", view.stock));
     info.append(chip);
   }
   if (view.last_capture && Array.isArray(view.last_capture.seats)) {
-    info.append(el("span", "chip", "last to capture: " + sideName(view.last_capture.seats)));
+    info.append(el("span", "chip", _("last to capture: {side}", { side: sideName(view.last_capture.seats) })));
   }
   if (info.childNodes.length) box.append(info);
   // what you decide on, just above your hand: the cards on the table, the pile
@@ -246,28 +259,30 @@ function renderBoard(f, view) {
     const g = el("div", "stack pile drop-target");
     g.dataset.drop = "pile";
     g.append(p.top ? cardEl(p.top) : el("span", "card empty", ""));
-    const bits = [plural(p.size, "card", "cards")];
+    const bits = [cardCount(p.size)];
     const frozen = frozenText(f, view);
     if (frozen) bits.push(frozen);
-    const small = el("small", frozen ? "frozen" : "", "pile · " + bits.join(" · "));
+    const small = el("small", frozen ? "frozen" : "", _("pile · {what}", { what: bits.join(" · ") }));
     g.append(small);
-    g.setAttribute("aria-label", "the discard pile: " + (p.top ? cardSpoken(p.top) + " on top, " : "") + bits.join(", "));
+    g.setAttribute("aria-label", p.top
+      ? _("the discard pile: {card} on top, {what}", { card: cardSpoken(p.top), what: bits.join(", ") })
+      : _("the discard pile: {what}", { what: bits.join(", ") }));
     decide.append(g);
   }
   if (Array.isArray(view.table)) {
     const t = el("div", "zone table-cards drop-target");
     t.dataset.drop = "table";
-    t.setAttribute("aria-label", "cards on the table");
-    if (!view.table.length) t.append(el("span", "muted", "no card on the table"));
+    t.setAttribute("aria-label", _("cards on the table"));
+    if (!view.table.length) t.append(el("span", "muted", _("no card on the table")));
     view.table.forEach((x) => t.append(tableItem(x)));
     decide.append(t);
   }
   if (decide.childNodes.length) box.append(decide);
-  if (view.asked) box.append(el("div", "zone-label", "asked: " + (typeof view.asked === "string" ? view.asked : "may I go out?")));
+  if (view.asked) box.append(el("div", "zone-label", _("asked: {what}", { what: typeof view.asked === "string" ? dataWord("view item", view.asked) : _("may I go out?") })));
   for (const [key, value] of Object.entries(view)) {
     if (CORE.has(key) || DRAWN.has(key)) continue;
     const row = el("div", "zone");
-    row.append(el("span", "zone-label", key.replace(/_/g, " ") + ":"), valueEl(value, key));
+    row.append(el("span", "zone-label", _("{item}:", { item: dataWord("view item", key) })), valueEl(value, key));
     box.append(row);
   }
   // the cards new on the table since the last view shine a moment
@@ -280,13 +295,13 @@ function renderBoard(f, view) {
 }
 
 function frozenText(f, view) {
-  if (!Array.isArray(view.sides) || !view.sides.every((s) => "frozen" in s)) return view.pile && view.pile.frozen ? "frozen" : "";
+  if (!Array.isArray(view.sides) || !view.sides.every((s) => "frozen" in s)) return view.pile && view.pile.frozen ? _("frozen") : "";
   const mine = mySide();
   const frozen = view.sides.map((s) => s.frozen);
-  if (frozen.every(Boolean)) return "frozen for everyone";
-  if (f.you === null) return frozen.some(Boolean) ? "frozen for " + view.sides.filter((s) => s.frozen).map((s) => sideName(s.seats)).join(", ") : "";
-  if (frozen[mine]) return "frozen for you";
-  return frozen.some(Boolean) ? "frozen for them" : "";
+  if (frozen.every(Boolean)) return _("frozen for everyone");
+  if (f.you === null) return frozen.some(Boolean) ? _("frozen for {sides}", { sides: view.sides.filter((s) => s.frozen).map((s) => sideName(s.seats)).join(", ") }) : "";
+  if (frozen[mine]) return _("frozen for you");
+  return frozen.some(Boolean) ? _("frozen for them") : "";
 }
 
 function tableItem(x) {
@@ -294,9 +309,10 @@ function tableItem(x) {
     const g = el("div", "group build");
     const cards = el("div", "cards");
     x.build.forEach((c) => cards.append(cardEl(c)));
-    const owner = x.owner !== undefined && x.owner !== null ? " · " + name(x.owner) + "'s" : "";
-    g.append(cards, el("small", "", "build of " + x.value + owner));
-    g.setAttribute("aria-label", "a build of " + x.value + owner.replace(" · ", ", "));
+    const owned = x.owner !== undefined && x.owner !== null;
+    const args = { value: x.value, name: owned ? name(x.owner) : "" };
+    g.append(cards, el("small", "", owned ? _("build of {value} · {name}'s", args) : _("build of {value}", args)));
+    g.setAttribute("aria-label", owned ? _("a build of {value}, {name}'s", args) : _("a build of {value}", args));
     return g;
   }
   return valueEl(x);
@@ -314,32 +330,33 @@ function meldEl(m, mine) {
   if (mine) { g.classList.add("drop-target"); g.dataset.drop = "meld"; }
   const fan = el("div", "fan");
   meldOrder(m.cards).forEach((c) => fan.append(cardEl(c)));
-  const what = m.canasta ? m.canasta + " canasta" : plural(m.cards.length, "card", "cards");
+  const kinds = { natural: _("natural canasta"), mixed: _("mixed canasta") };
+  const what = m.canasta ? kinds[m.canasta] || _("{kind} canasta", { kind: dataWord("view item", m.canasta) }) : cardCount(m.cards.length);
   g.append(fan, el("small", "", what));
-  g.setAttribute("aria-label", "meld of " + m.rank + "s: " + what);
+  g.setAttribute("aria-label", _("meld of {rank}s: {what}", { rank: rankLetter(m.rank), what: what }));
   return g;
 }
 
 function sideEl(f, side, mine) {
   const box = el("div", "side" + (mine ? " mine" : ""));
   const h = el("h4", "");
-  h.append(el("span", "", sideName(side.seats) + (mine && f.you !== null ? " (you)" : "")));
-  if (typeof side.meld_points === "number") h.append(el("span", "points", side.meld_points + " points on the table"));
+  h.append(el("span", "", mine && f.you !== null ? _("{name} (you)", { name: sideName(side.seats) }) : sideName(side.seats)));
+  if (typeof side.meld_points === "number") h.append(el("span", "points", _n("{n} point on the table", "{n} points on the table", side.meld_points)));
   if (Array.isArray(side.red_threes) && side.red_threes.length) {
     const reds = el("span", "cards");
     side.red_threes.forEach((c) => reds.append(cardEl(c)));
-    h.append(el("span", "", "red threes:"), reds);
+    h.append(el("span", "", _("red threes:")), reds);
   }
   box.append(h);
   const melds = el("div", "melds");
   if (mine) { melds.classList.add("drop-target"); melds.dataset.drop = "melds"; }
-  if (!side.melds || !side.melds.length) melds.append(el("span", "muted", "no meld yet"));
+  if (!side.melds || !side.melds.length) melds.append(el("span", "muted", _("no meld yet")));
   (side.melds || []).forEach((m) => melds.append(meldEl(m, mine)));
   box.append(melds);
   for (const [k, x] of Object.entries(side)) {
     if (["seats", "melds", "red_threes", "meld_points", "frozen"].includes(k)) continue;
     const line = el("div", "zone");
-    line.append(el("span", "zone-label", k.replace(/_/g, " ") + ":"), valueEl(x, k));
+    line.append(el("span", "zone-label", _("{item}:", { item: dataWord("view item", k) })), valueEl(x, k));
     box.append(line);
   }
   return box;
@@ -349,7 +366,7 @@ function valueEl(v, key) {
   if (v === null || v === undefined) return el("span", "muted", "—");
   if (isCardName(v)) return cardEl(v);
   if (Array.isArray(v)) {
-    if (v.length === 0) return el("span", "muted", "none");
+    if (v.length === 0) return el("span", "muted", _("none"));
     if (v.every((x) => x && typeof x === "object" && Array.isArray(x.seats))) {
       const sides = el("div", "sides");
       v.forEach((side) => sides.append(sideEl(frame, side, false)));
@@ -364,9 +381,11 @@ function valueEl(v, key) {
     if (Array.isArray(v.cards) && "rank" in v) return meldEl(v, false);
     if (Array.isArray(v.seats)) return el("span", "", sideName(v.seats));
     const dl = el("div", "cards");
-    for (const [k, x] of Object.entries(v)) dl.append(el("span", "muted", k.replace(/_/g, " ") + ": "), valueEl(x, k));
+    for (const [k, x] of Object.entries(v)) dl.append(el("span", "muted", _("{item}:", { item: dataWord("view item", k) }) + " "), valueEl(x, k));
     return dl;
   }
+  if (typeof v === "boolean") return el("span", "", v ? _("yes") : _("no"));
+  if (typeof v === "string") return el("span", "", dataWord("view item", v));
   return el("span", "", String(v));
 }
 
@@ -380,7 +399,7 @@ function renderLastMoves(f) {
   lines = lines.slice(-4);
   lines.forEach((line, k) => {
     const p = el("p", k === lines.length - 1 ? "newest" : "");
-    p.append(richText(words(line.text)));
+    p.append(sayRich(said(line.say, line.text), { plain: true }));
     box.append(p);
   });
 }
@@ -390,7 +409,7 @@ function renderHistory(lines) {
   box.replaceChildren();
   lines.slice(-60).forEach((line) => {
     const li = el("li", "h-" + line.kind);
-    li.append(richText(words(line.text)));
+    li.append(sayRich(said(line.say, line.text), { plain: true }));
     box.append(li);
   });
   box.scrollTop = box.scrollHeight;
@@ -404,7 +423,7 @@ function renderSheet(f) {
 function sheetTable(f) {
   const t = el("table", "sheet");
   const head = el("tr");
-  head.append(el("th", "", "deal"));
+  head.append(el("th", "", _("deal")));
   f.table.sides.forEach((s) => head.append(el("th", "", sideName(s))));
   const thead = el("thead");
   thead.append(head);
@@ -417,14 +436,14 @@ function sheetTable(f) {
   });
   if (!(f.status.sheet || []).length) {
     const tr = el("tr");
-    const td = el("td", "muted", "no deal finished yet");
+    const td = el("td", "muted", _("no deal finished yet"));
     td.colSpan = f.table.sides.length + 1;
     tr.append(td);
     body.append(tr);
   }
   const foot = el("tfoot");
   const tr = el("tr");
-  tr.append(el("td", "", "total"));
+  tr.append(el("td", "", _("total")));
   f.status.scores.forEach((p) => tr.append(el("td", "", String(p))));
   foot.append(tr);
   t.append(thead, body, foot);
@@ -435,25 +454,28 @@ function renderRules(f) {
   const box = document.getElementById("rules");
   box.replaceChildren();
   const t = f.table;
-  box.append(el("p", "", t.title + ": " + t.goal + "."));
+  const goal = sayText(said(t.goal_say, t.goal), { plain: true });
+  box.append(el("p", "", _("{title}: {goal}.", { title: gameTitle(t), goal: goal })));
   const texts = t.house_rule_texts || [];
+  const says = t.house_rule_says || [];
   if (texts.length) {
-    box.append(el("h3", "", "house rules"));
+    box.append(el("h3", "", _("house rules")));
     const ul = el("ul");
-    texts.forEach((x) => ul.append(el("li", "", x)));
+    texts.forEach((x, i) => ul.append(el("li", "", sayText(said(says[i], x), { plain: true }).replace(/\.+$/, ""))));
     box.append(ul);
   } else {
-    box.append(el("p", "muted", "No house rule: the rules as written."));
+    box.append(el("p", "muted", _("No house rule: the rules as written.")));
   }
 }
 
 function breakdownWords(breakdown) {
   const out = el("span", "");
   const parts = Object.entries(breakdown).filter(([, v]) => v);
-  if (!parts.length) { out.textContent = "nothing scored"; return out; }
+  if (!parts.length) { out.textContent = _("nothing scored"); return out; }
   parts.forEach(([k, v], i) => {
     if (i) out.append(document.createTextNode(", "));
-    out.append(richText(k.replace(/_/g, " ") + " " + v));
+    // i18n: a score's item and its points: "jokers 18", "most cards 2"
+    out.append(richText(_("{item} {points}", { item: dataWord("breakdown", k), points: v })));
   });
   return out;
 }
@@ -464,38 +486,40 @@ function renderResult(f) {
   box.replaceChildren();
   box.hidden = !(st.phase === "deal_over" || st.phase === "match_over" || st.phase === "stopped" || st.phase === "error");
   if (box.hidden) return;
-  if (st.error) box.append(el("p", "error", st.error));
+  if (st.error) box.append(el("p", "error", sayText(said(st.error_say, st.error))));
   if (st.result) {
-    box.append(el("h2", "", "Deal " + st.result.deal));
+    box.append(el("h2", "", _("Deal {n}", { n: st.result.deal })));
     st.result.sides.forEach((side, i) => {
       const p = el("p", "words");
-      p.append(el("strong", "", sideName(side.seats) + ": "), el("span", "points", plural(side.points, "point", "points")));
+      p.append(el("strong", "", _("{side}:", { side: sideName(side.seats) }) + " "),
+        el("span", "points", _n("{n} point", "{n} points", side.points)));
       p.append(document.createTextNode(" — "), breakdownWords(side.breakdown));
-      p.append(document.createTextNode(" (total " + st.result.totals[i] + ")"));
+      p.append(document.createTextNode(" " + _("(total {n})", { n: st.result.totals[i] })));
       box.append(p);
     });
     box.append(sheetTable(f));
   }
   if (st.phase === "deal_over" && f.you !== null) {
     const ready = st.ready.includes(f.you);
-    const b = el("button", "next", ready ? "Waiting for the others…" : "Next deal");
+    const b = el("button", "next", ready ? _("Waiting for the others…") : _("Next deal"));
     b.id = "next-deal";
     b.disabled = ready;
     b.onclick = () => { b.disabled = true; send({ type: "next" }); };
     box.append(b);
   }
   if (st.phase === "match_over" && st.winners) {
-    const names = st.winners.map((w) => sideName(f.table.sides[w])).join(" and ");
+    const names = st.winners.map((w) => sideName(f.table.sides[w])).reduce((a, b) => _("{first} and {second}", { first: a, second: b }));
     const you = f.you !== null && st.winners.includes(mySide());
-    box.append(el("h2", "winner", you ? "You win the match!" : names + (st.winners.length > 1 ? " share the win" : " win the match")));
+    box.append(el("h2", "winner", you ? _("You win the match!")
+      : st.winners.length > 1 ? _("{names} share the win", { names: names }) : _("{names} win the match", { names: names })));
     if (f.you !== null) {
-      const b = el("button", "next", "Play again");
+      const b = el("button", "next", _("Play again"));
       b.id = "new-match";
       b.onclick = () => { b.disabled = true; send({ type: "new_match" }); };
       box.append(b);
     }
   }
-  if (st.phase === "stopped") box.append(el("p", "", "The table has stopped."));
+  if (st.phase === "stopped") box.append(el("p", "", _("The table has stopped.")));
 }
 
 // ---- your move --------------------------------------------------------------
@@ -516,9 +540,31 @@ function replaced(m, c) {
 }
 function handCard(m) { return m.card || (Array.isArray(m.cards) && m.cards.length > 0); }
 function movesOf(c) { return frame.moves.filter((m) => usesCard(m, c)); }
+// a move's text (its data: "say", else its English "text"), the card picked in
+// the place of the listed one (N8a)
 function moveText(m, c) {
   const other = replaced(m, c);
-  return words(other ? m.text.replace(other, c) : m.text);
+  const data = said(m.say, m.text);
+  return other ? withCard(data, other, c) : data;
+}
+// ``data`` with the first card ``from`` said as ``to`` (a plain string, or a Text's data)
+function withCard(data, from, to) {
+  let done = false;
+  const walk = (v) => {
+    if (done) return v;
+    if (typeof v === "string") {
+      if (!v.includes(from)) return v;
+      done = true;
+      return v.replace(from, to);
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") {
+      if (v.card === from) { done = true; return { card: to }; }
+      if (v.a) return Object.assign({}, v, { a: Object.fromEntries(Object.entries(v.a).map(([k, x]) => [k, walk(x)])) });
+    }
+    return v;
+  };
+  return walk(data);
 }
 function manyMoves() { return window.innerWidth < 600 ? 6 : 12; }
 
@@ -544,17 +590,19 @@ function askWhy(c) {
 
 function statusText(f, view) {
   const st = f.status;
-  if (st.phase !== "playing") return st.phase === "deal_over" ? "The deal is over." : st.phase === "match_over" ? "The match is over." : "";
+  if (st.phase !== "playing") return st.phase === "deal_over" ? _("The deal is over.") : st.phase === "match_over" ? _("The match is over.") : "";
   if (!f.moves.length) {
     const who = f.seats[view.to_act];
-    if (f.you === null) return name(view.to_act) + " to play.";
-    return "Waiting for " + name(view.to_act) + (who && who.person && !who.connected ? " (away)" : "") + "…";
+    if (f.you === null) return _("{name} to play.", { name: name(view.to_act) });
+    return who && who.person && !who.connected
+      ? _("Waiting for {name} (away)…", { name: name(view.to_act) }) : _("Waiting for {name}…", { name: name(view.to_act) });
   }
-  let text = selected !== null ? "Your move with " + cardLabel(selected) + ":" :
-    f.moves.length > manyMoves() ? "Your move: tap a card of your hand to see what it can do." : "Your move:";
+  let text = selected !== null ? _("Your move with {card}:", { card: cardLabel(selected) }) :
+    f.moves.length > manyMoves() ? _("Your move: tap a card of your hand to see what it can do.") : _("Your move:");
   if (typeof view.initial_minimum === "number") {
-    text += " Your side's first meld needs " + view.initial_minimum + " points" +
-      (typeof view.staged_points === "number" ? " (" + view.staged_points + " laid so far)." : ".");
+    const need = { n: view.initial_minimum, laid: view.staged_points };
+    text += " " + (typeof view.staged_points === "number"
+      ? _("Your side's first meld needs {n} points ({laid} laid so far).", need) : _("Your side's first meld needs {n} points.", need));
   }
   return text;
 }
@@ -567,11 +615,11 @@ function renderPrompt(f, view) {
   if (f.why && f.decision === f.why.decision) {
     const w = el("span", "why");
     w.id = "why-text";
-    w.append(document.createTextNode("Why not " + cardLabel(f.why.card) + "? "), richText(words(f.why.text)));
-    if (f.why.rule) w.title = f.why.rule; // the rule's ids, as the rules pages name them
+    w.append(document.createTextNode(_("Why not {card}?", { card: cardLabel(f.why.card) }) + " "), sayRich(said(f.why.say, f.why.text), { plain: true }));
+    if (f.why.rule) w.title = sayText(said(f.why.rule_say, f.why.rule)); // the rule's ids, as the rules pages name them
     status.append(w);
   } else if (whyAsked && whyAsked[0] === f.decision) {
-    status.append(el("span", "why", "Why not " + cardLabel(whyAsked[1]) + "? …"));
+    status.append(el("span", "why", _("Why not {card}?", { card: cardLabel(whyAsked[1]) }) + " …"));
   }
   if (f.status.phase !== "playing" || !f.moves.length) return;
   let shown = f.moves;
@@ -584,33 +632,33 @@ function renderPrompt(f, view) {
     b.dataset.kind = m.kind;
     b.dataset.focus = "move:" + m.index;
     const text = moveText(m, selected);
-    b.append(richText(text)); // its cards said by name to a screen reader
+    b.append(sayRich(text)); // its cards said by name to a screen reader
     b.disabled = sent;
     b.onclick = () => play(m, selected);
     b.onkeydown = (ev) => moveKeys(ev, b);
     box.append(b);
   });
   if (selected !== null) {
-    const back = el("button", "back", "all moves");
+    const back = el("button", "back", _("all moves"));
     back.type = "button";
     back.dataset.focus = "back";
     back.onclick = () => { selected = null; render(); };
     back.onkeydown = (ev) => moveKeys(ev, back);
     box.append(back);
   }
-  const hint = el("button", "back hint", f.hint ? "hint given" : asked === f.decision ? "thinking…" : "hint");
+  const hint = el("button", "back hint", f.hint ? _("hint given") : asked === f.decision ? _("thinking…") : _("hint"));
   hint.type = "button";
   hint.id = "hint";
   hint.dataset.focus = "hint";
   hint.disabled = sent || asked === f.decision;
-  hint.title = "what I would play, seeing what you see";
+  hint.title = _("what I would play, seeing what you see");
   hint.onclick = () => { asked = f.decision; send({ type: "hint", decision: f.decision }); render(); };
   hint.onkeydown = (ev) => moveKeys(ev, hint);
   box.append(hint);
   if (f.hint) {
     const p = el("p", "hint-text");
     p.id = "hint-text";
-    p.append(richText(words(f.hint.text)));
+    p.append(sayRich(said(f.hint.say, f.hint.text)));
     box.append(p);
     const best = box.querySelector('button.move[data-index="' + f.hint.index + '"]');
     if (best) best.classList.add("hinted");
@@ -665,13 +713,15 @@ function renderHand(f, view) {
     e.setAttribute("role", "button");
     e.tabIndex = 0;
     const moves = deciding ? movesOf(c) : [];
-    let label = cardLabel(c) + ", " + cardSpoken(c); // the text shown first, then what it means
+    // the text shown first, then what it means
+    let label = _("{label}, {spoken}", { label: cardLabel(c), spoken: cardSpoken(c) });
     if (moves.length) {
       e.classList.add("playable");
-      label += moves.length === 1 ? ": " + spokenText(moveText(moves[0], c)) : ", " + moves.length + " moves";
+      label = moves.length === 1 ? _("{card}: {move}", { card: label, move: saySpoken(moveText(moves[0], c)) })
+        : _n("{card}, {n} move", "{card}, {n} moves", moves.length, { card: label });
     } else if (deciding) {
       e.classList.add("idle");
-      label += ", no move now: why not?";
+      label = _("{card}, no move now: why not?", { card: label });
     }
     e.setAttribute("aria-label", label);
     if (c === selected && pos === cards.indexOf(c)) { e.classList.add("selected"); e.setAttribute("aria-pressed", "true"); }
@@ -681,13 +731,13 @@ function renderHand(f, view) {
     slot.append(e);
     rowEls[Math.floor(pos / each)].append(slot);
   });
-  document.getElementById("hand-title").textContent = "Your hand (" + cards.length + ")";
+  document.getElementById("hand-title").textContent = _("Your hand ({n})", { n: cards.length });
   document.querySelectorAll(".sort").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.sort === sortMode)));
 }
 
 function tapCard(c) {
   if (!frame || sent) return;
-  if (!frame.moves.length) { showError("It is not your turn yet."); return; }
+  if (!frame.moves.length) { showError(_("It is not your turn yet.")); return; }
   hideError();
   const moves = movesOf(c);
   if (!moves.length) { selected = null; askWhy(c); return; }
@@ -894,4 +944,6 @@ function showHistoryColumn() {
 window.addEventListener("resize", () => { showHistoryColumn(); if (frame) fitDock(); });
 showHistoryColumn();
 
-connect();
+// a new language picked: the page said again in it
+document.addEventListener("cardcore-lang", () => { if (frame) render(); });
+I18N.ready.then(connect); // the catalog first: the first frame is said in the page's language
