@@ -44,7 +44,7 @@ LANGUAGE_WORDS = {*english_left(" ".join(i18n.LANGUAGES.values())), PSEUDO}
 # English words of the texts the server still sends as plain strings (a move's
 # text, an event, the goal, a score's item, an option's description) are not the
 # pages' to translate, and are allowed; True: every word on a page is translated
-GAME_TEXTS_MARKED = False
+GAME_TEXTS_MARKED = True
 
 # every text a person reads or hears: the text nodes (hidden panels too), the
 # attributes a screen reader says, the options of the selects, the title
