@@ -181,6 +181,13 @@ class CardcoreGroup(TranslatedHelp, click.Group):
     command_class = GameCommand
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        before = i18n.language()
+        try:
+            return self._main(*args, **kwargs)
+        finally:
+            i18n.set_language(before)  # a caller in the same process (a test) keeps its language
+
+    def _main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         i18n.set_language(i18n.from_environment())  # `--lang` (eager, first) may change it
         argv = list(kwargs.get("args") or (args[0] if args else sys.argv[1:]) or [])

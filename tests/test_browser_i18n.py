@@ -36,7 +36,7 @@ pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api", reason="no Playwright (pip install playwright)")
 uvicorn = pytest.importorskip("uvicorn")
 ROOT = Path(__file__).parent.parent
-LANGUAGES = (PSEUDO, "en")  # the two pages' languages; ("lt", "fr") once those catalogs are written
+LANGUAGES = ("lt", "fr")  # the two pages' languages (the pseudo-locale and English work as well)
 NAMES = ["Ann", "Bob"]
 # the picker's names of the languages, as each writes its own (and the pseudo-locale's code)
 LANGUAGE_WORDS = {*english_left(" ".join(i18n.LANGUAGES.values())), PSEUDO}
@@ -153,6 +153,11 @@ def shows_only(page: Any, lang: str, other: str, allowed: set[str]) -> list[str]
     elif "⟦" in text:
         wrong.append("pseudo-locale text on a page in " + lang)
     wrong += [s for s in other_words(lang, other) if s in text]
+    if lang not in (PSEUDO, i18n.SOURCE):  # and it speaks its own: its catalog's words on screen
+        own = page_catalog(lang)["domains"].get("cardcore", {}).get("messages", {})
+        said = {v for k, v in own.items() if isinstance(v, str) and v != k and len(v) > 3 and "{" not in v}
+        if sum(v in text for v in said) < 8:
+            wrong.append(f"hardly any of {lang}'s own words on the page")
     return wrong
 
 
