@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cardcore.cards import Card
+from cardcore.i18n import NP_
 from cardcore_plugins.canasta.cards import VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.state import CanastaState
 from cardcore_plugins.canasta.words import T
@@ -21,6 +22,17 @@ RED_THREES = T("red_threes")
 GOING_OUT = T("going_out")
 # i18n: a score's part (N14): the cards left in the side's hands, counted against it
 HAND = T("hand")
+
+
+# The same labels as a page reads a breakdown's keys (``pgettext("breakdown", key with
+# spaces)``: a frame carries the keys as data, not these texts)
+BREAKDOWN_LABELS = (
+    NP_("breakdown", "base"),
+    NP_("breakdown", "canastas"),
+    NP_("breakdown", "red threes"),
+    NP_("breakdown", "going out"),
+    NP_("breakdown", "hand"),
+)
 
 
 def team_breakdown(state: CanastaState, team: int) -> dict[str, int]:
