@@ -8,6 +8,18 @@ let taking = null;  // the seat whose "Take this seat" form is open: {id, seat}
 let shownQr = new Set();  // the tables whose QR code is shown
 let last = null;  // the last list of tables, drawn again when a form opens or closes
 
+// the levels a person picks (cardcore.levels), as the page's language names them
+// (a function: the catalog is loaded after this script)
+function levelWord(kind) {
+  const words = {
+    easy: _p("level", "easy"),
+    normal: _p("level", "normal"),
+    hard: _p("level", "hard"),
+    expert: _p("level", "expert"),
+  };
+  return words[kind] || kind;
+}
+
 // the server's address for links given to others (its network address with --lan)
 function base() { return (last && last.base) || location.origin; }
 
@@ -129,7 +141,8 @@ function fillSeats() {
     const kind = el("select");
     kind.className = "seat-kind";
     for (const k of g.kinds) {
-      const o = el("option", "", k === "human" ? _("person") : k);  // a bot's kind: the same in every language
+      // a level in the person's words (its value, the kind, the same in every language); a bot's kind as it is
+      const o = el("option", "", k === "human" ? _("person") : levelWord(k));
       o.value = k;
       if ((i < 2 && k === "human") || (i >= 2 && k === (g.kinds.includes("normal") ? "normal" : "random"))) o.selected = true;
       kind.append(o);
