@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from cardcore.i18n import T
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -96,7 +98,7 @@ def _canonical(text: str) -> tuple[str, int, str]:
     """Return (canonical name, rank, suit) for a card's text, or raise CardError."""
     raw = text.strip()
     if not raw:
-        raise CardError("empty card")
+        raise CardError(T("empty card"))
     special = _SPECIAL_OF_SYMBOL.get(raw.upper())
     if special is not None:
         return special, 0, ""
@@ -109,7 +111,7 @@ def _canonical(text: str) -> tuple[str, int, str]:
         return RANKS[rank - 1] + suit, rank, suit
     if upper.isalnum() and upper[0].isalpha() and len(upper) > 2:
         return upper, 0, ""
-    raise CardError(f"not a card: {text[:40]!r}")
+    raise CardError(T("not a card: {text!r}", text=text[:40]))
 
 
 def card(text: str, copy: int = 0) -> Card:
@@ -132,10 +134,10 @@ def parse_card(text: str, specials: Iterable[str] | None = None) -> Card:
     With ``specials=None`` any special-looking name is accepted.
     """
     if not isinstance(text, str):
-        raise CardError(f"not a card: {str(text)[:40]!r}")
+        raise CardError(T("not a card: {text!r}", text=str(text)[:40]))
     name, rank, _ = _canonical(text)
     if not rank and specials is not None and name not in set(specials):
-        raise CardError(f"not a card: {text[:40]!r}")  # checked before a new name is interned
+        raise CardError(T("not a card: {text!r}", text=text[:40]))  # checked before a new name is interned
     return card(name)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cardcore.cards import RANKS, SUITS, Card, CardError, card, parse_card
+from cardcore.i18n import T, Tn
 
 
 @dataclass(frozen=True)
@@ -100,11 +101,16 @@ class CardPool:
     def take(self, text: str) -> Card:
         c = parse_card(text)
         if c.name not in self._total:
-            raise CardError(f"{text!r} is not a card of this game's deck")
+            raise CardError(T("{text!r} is not a card of this game's deck", text=text))
         copies = self._free[c.name]
         if not copies:
             n = self._total[c.name]
             raise CardError(
-                f"{c.name} appears more often than the deck holds it ({n} cop{'y' if n == 1 else 'ies'})"
+                Tn(
+                    "{card} appears more often than the deck holds it ({n} copy)",
+                    "{card} appears more often than the deck holds it ({n} copies)",
+                    n,
+                    card=c.name,
+                )
             )
         return copies.pop()

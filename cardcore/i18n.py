@@ -354,7 +354,11 @@ def to_data(value: Any) -> Any:
         return {"side": int(value)}
     if isinstance(value, (list, tuple)):
         return [to_data(v) for v in value]
-    return value
+    if isinstance(value, dict):
+        return {str(k): to_data(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)  # a path, an exception …: JSON has no such value
 
 
 # ---- the functions a module marks its texts with ------------------------------------

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from cardcore.decision import Decision
 from cardcore.errors import TableError
 from cardcore.game import Observation
-from cardcore.i18n import NP_, _p
+from cardcore.i18n import NP_, T, _p
 from cardcore.moves import Move
 
 if TYPE_CHECKING:
@@ -66,7 +66,9 @@ DEFAULT_LEVELS: dict[str, str] = {
 def level_spec(table: Table, level: str) -> str:
     """The kind spec ``level`` stands for at ``table`` (its game, its number of players)."""
     if level not in LEVELS:
-        raise TableError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        raise TableError(
+            T("unknown level {level!r}; levels: {levels}", level=level, levels=", ".join(LEVELS))
+        )
     named: Mapping[str, Any] = getattr(table.plugin, "levels", None) or {}
     spec: Any = named.get(level, DEFAULT_LEVELS[level])
     if isinstance(spec, Mapping):

@@ -165,13 +165,15 @@ def arm(timeout: float, command: str, finish: Callable[[], str | None] | None = 
     process exits with code 1 (the thread cannot be stopped, nor unwound).
     ``finish`` runs first (``play``: the autosave synced); what it returns
     ends the line."""
-    from cardcore import runner
+    from cardcore import i18n, runner
 
     busy = Busy(timeout)
     runner.beat = busy.busy
     _ARMED[:] = [busy]
+    lang = i18n.language()  # the watchdog's thread has a context of its own: say it in the person's
 
     def overrun() -> None:
+        i18n.set_language(lang)
         who = culprit(busy.thread_id)
         said = ""
         if finish is not None:

@@ -40,6 +40,16 @@ def _own_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("CARDCORE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
 
 
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests read English whatever the developer's locale (the CLI follows
+    ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``); a test asks for a
+    language with ``--lang`` or sets them itself."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture(scope="session")
 def registry() -> Registry:
     return discover()

@@ -101,3 +101,13 @@ def test_every_catalog_is_complete() -> None:
 def test_the_games_listed_in_each_language(lang: str, word: str) -> None:
     code, out = run_cli("--lang", lang, "games")
     assert code == 0 and word in out
+
+
+def test_a_text_as_data_is_always_json(tmp_path: Path) -> None:
+    """An argument that is no text, card or number (a path, an error) travels as
+    its words: a frame or an API answer is always JSON."""
+    import json
+
+    T = i18n.words("cardcore").T
+    said = i18n.to_data(T("{where}: {problem}", where=tmp_path / "games.yaml", problem=OSError("gone")))
+    assert json.loads(json.dumps(said))["a"] == {"where": str(tmp_path / "games.yaml"), "problem": "gone"}
