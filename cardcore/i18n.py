@@ -219,6 +219,26 @@ class Side(int):
     __slots__ = ()
 
 
+class Decimal(float):
+    """A number with ``digits`` decimals in a text (the hint's ``2.9`` points):
+    said with the language's decimal sign (``2,9`` in French, Polish,
+    Lithuanian: the catalog's ``pgettext("decimal sign", ".")``)."""
+
+    __slots__ = ("digits",)
+    digits: int
+
+    def __new__(cls, value: float, digits: int = 1) -> Decimal:
+        self = super().__new__(cls, value)
+        self.digits = digits
+        return self
+
+    def __reduce__(self) -> Any:
+        return (Decimal, (float(self), self.digits))
+
+    def english(self) -> str:
+        return f"{float(self):.{self.digits}f}"
+
+
 class Text(str):
     """A message and its arguments; the ``str`` is its English rendering with
     cards in canonical notation (``KH takes 5D 8C``), as logs keep it."""
@@ -288,6 +308,9 @@ def _arg(value: Any, say: Say | None) -> Any:
         if say is None:
             return f"side {int(value)}"
         return side_name(int(value), say)
+    if isinstance(value, Decimal):
+        said = value.english()
+        return said if say is None else said.replace(".", pgettext("decimal sign", ".", lang=say.lang))
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Card) for v in value):
         return " ".join(_arg(v, say) for v in value)
     if isinstance(value, (list, tuple)):
@@ -352,6 +375,8 @@ def to_data(value: Any) -> Any:
         return {"card": value.name}
     if isinstance(value, Side):
         return {"side": int(value)}
+    if isinstance(value, Decimal):
+        return value.english()  # as the page received it before: "2.9"
     if isinstance(value, (list, tuple)):
         return [to_data(v) for v in value]
     if isinstance(value, dict):
@@ -479,3 +504,7 @@ def card_input(text: str, lang: str | None = None) -> str:
         else:
             out.append(token)
     return " ".join(out)
+
+
+# i18n: the decimal sign of numbers such as the hint's "2.9 points" ("," in French, Polish, Lithuanian)
+DECIMAL_WORDS = (NP_("decimal sign", "."),)

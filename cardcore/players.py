@@ -751,7 +751,7 @@ def _why_this(table: Table, move: Move, rows: list[tuple[Move, int, float]]) -> 
         return T("I would play {move}", move=mine_text)
     other, points = others[0]
     gap = mine - points
-    said = f"{abs(gap):.1f}"  # points, one decimal
+    said = i18n.Decimal(abs(gap), 1)  # points, one decimal, said with the language's sign
     if abs(gap) < 0.05:
         return T(
             "I would play {move}: about as good as {other} in the deals I imagined",
