@@ -238,7 +238,9 @@ def test_frames_carry_each_text_as_data(client: Any) -> None:
     # a move line the server composes is a message of its own: the name is data
     moved_lines = [line["say"] for line in lines if line["kind"] == "move"]
     assert all(isinstance(s, dict) and s["t"] == "{name}: {move}" for s in moved_lines)
-    assert {s["a"]["name"] for s in moved_lines} <= set(names)
+    assert {say_english(s["a"]["name"], names, sides) for s in moved_lines} <= set(names)
+    # and the names themselves as data (a default name "Normal 2" is said by each page)
+    assert [say_english(n, names, sides) for n in table["name_says"]] == names
 
 
 def test_the_lobby_catalog_carries_titles_as_data(client: Any) -> None:
@@ -251,3 +253,21 @@ def test_the_lobby_catalog_carries_titles_as_data(client: Any) -> None:
                 assert option["description_say"] == {"t": option["description"], "d": g["domain"]}
     r = http.post("/api/tables", json={"game": "carrousel", "players": [{"kind": "human"}], "seed": 3})
     assert r.status_code == 400 and r.json()["say"]["t"].startswith("seed: a table with people")
+
+
+def test_default_names_are_said_in_each_pages_language() -> None:
+    """A seat the table names by default ("Player 2", "Normal 3") keeps its English
+    name (logs, the protocol's ``names``) and travels as data too (``name_says``)."""
+    from conftest import REGISTRY
+
+    from cardcore import i18n
+    from cardcore.table import Table
+    from cardcore.web.lobby import default_names
+
+    table = Table(REGISTRY.game("carrousel"), 4)
+    names = default_names(table, ["human", "normal", "human", "greedy"])
+    assert names == ["Player 1", "Normal 2", "Player 3", "Greedy 4"]
+    assert i18n.to_data(names[1]) == {"t": "Normal {n}", "d": "cardcore", "a": {"n": 2}}
+    assert i18n.render(names[0], "pl") == "Gracz 1" and i18n.render(names[1], "fr") == "Normal 2"
+    assert i18n.render(names[1], "lt") == "Vidutinis 2"
+    assert names[3] == "Greedy 4" and not isinstance(names[3], i18n.Text)  # a kind: an id

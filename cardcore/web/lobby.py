@@ -560,11 +560,28 @@ def _spend(buckets: dict[str, tuple[float, float]], client: str, burst: int, eve
 
 
 def default_names(table: Table, kinds: list[str]) -> list[str]:
-    """Seat names when the table gives none: people by number, bots by kind."""
-    return [
-        f"Player {i + 1}" if parse_kind(k)[0] == "human" else f"{parse_kind(k)[0].title()} {i + 1}"
-        for i, k in enumerate(kinds)
-    ]
+    """Seat names when the table gives none: people by number, bots by kind;
+    as texts (English as before), so that each page says them in its language."""
+    names: list[str] = []
+    for i, k in enumerate(kinds):
+        kind = parse_kind(k)[0]
+        if kind == "human":
+            # i18n: a person's seat named by its number when the table names none
+            names.append(T("Player {n}", n=i + 1))
+        elif kind in LEVEL_NAMES:
+            names.append(LEVEL_NAMES[kind](i + 1))
+        else:
+            names.append(f"{kind.title()} {i + 1}")  # a bot's kind: an id, the same in every language
+    return names
+
+
+# a bot's seat named by its level and number ("Normal 3") when the table names none
+LEVEL_NAMES = {
+    "easy": lambda n: T("Easy {n}", n=n),
+    "normal": lambda n: T("Normal {n}", n=n),
+    "hard": lambda n: T("Hard {n}", n=n),
+    "expert": lambda n: T("Expert {n}", n=n),
+}
 
 
 def file_stem(name: str) -> str:

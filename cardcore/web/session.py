@@ -218,6 +218,8 @@ class TableSession:
             "title": table.game.title,
             "players": table.players,
             "names": list(table.names),
+            # the names as data: a default name ("Player 2") is said in each page's language
+            "name_says": [to_data(n) for n in table.names],
             "sides": [list(s) for s in table.sides],
             "options": table.options.model_dump(exclude_defaults=True),
             "house_rules": [h.name for h in table.house_rules],

@@ -74,7 +74,14 @@ function showError(text) {
 }
 function hideError() { document.getElementById("error").hidden = true; }
 
-function name(seat) { return frame.table.names[seat] ?? _("seat {n}", { n: seat }); }
+// the players' names in this page's language: a name the table gave by default
+// ("Player 2", "Normal 3") comes as data too (table.name_says) and is said here
+function shownNames() {
+  const t = frame ? frame.table : null;
+  if (!t) return [];
+  return t.name_says ? t.name_says.map((d, i) => (typeof d === "string" ? d : say(d, t.names, t.sides)) || t.names[i]) : t.names;
+}
+function name(seat) { return shownNames()[seat] ?? _("seat {n}", { n: seat }); }
 function sideName(seats) { return seats.map(name).join(" & "); }
 function mySide() {
   const me = frame.you === null ? 0 : frame.you;
@@ -84,9 +91,9 @@ function mySide() {
 // a text the server sends (a Text's data, cardcore.i18n.to_data, or a plain string)
 // in this page's language, its sides said by the players' names ("Bob's pile");
 // opts.plain: without ruling ids (the rules pages' own)
-function sayText(data, opts) { return frame ? say(data, frame.table.names, frame.table.sides, opts) : say(data, [], [], opts); }
-function sayRich(data, opts) { return richText(data, frame ? frame.table.names : [], frame ? frame.table.sides : [], opts); }
-function saySpoken(data, opts) { return spokenText(data, frame ? frame.table.names : [], frame ? frame.table.sides : [], opts); }
+function sayText(data, opts) { return frame ? say(data, shownNames(), frame.table.sides, opts) : say(data, [], [], opts); }
+function sayRich(data, opts) { return richText(data, shownNames(), frame ? frame.table.sides : [], opts); }
+function saySpoken(data, opts) { return spokenText(data, shownNames(), frame ? frame.table.sides : [], opts); }
 // a field of the frame said in this language: its data (field_say, "say") when the server sent one
 function said(data, english) { return data !== undefined && data !== null ? data : english; }
 function cardCount(n) { return _n("{n} card", "{n} cards", n); }
@@ -142,11 +149,11 @@ function renderAway(f) {
   f.seats.forEach((s, i) => {
     if (!s.person || i === f.you) return;
     if (s.covered) {
-      box.append(el("p", "away-note", _("A bot plays for {name} until {name} comes back.", { name: s.name })));
+      box.append(el("p", "away-note", _("A bot plays for {name} until {name} comes back.", { name: name(i) })));
     } else if (s.coverable && f.you !== null && !["stopped", "error"].includes(f.status.phase)) {
-      const b = el("button", "back cover", _("Let a bot play for {name}", { name: s.name }));
+      const b = el("button", "back cover", _("Let a bot play for {name}", { name: name(i) }));
       b.dataset.seat = i;
-      b.title = _("{name} has been away a while; opening the link again takes the seat back", { name: s.name });
+      b.title = _("{name} has been away a while; opening the link again takes the seat back", { name: name(i) });
       b.onclick = () => { b.disabled = true; send({ type: "cover", seat: i }); };
       box.append(b);
     }
@@ -172,7 +179,7 @@ function seatEl(f, view, i) {
   const playing = f.status.phase === "playing";
   if (i === view.to_act && playing) chip.classList.add("turn");
   if (s.person && !s.connected) chip.classList.add("away");
-  const who = el("span", "who", i === f.you ? _("{name} (you)", { name: s.name }) : s.name);
+  const who = el("span", "who", i === f.you ? _("{name} (you)", { name: name(i) }) : name(i));
   chip.append(who);
   const meta = el("span", "meta");
   if (i === view.to_act && playing) meta.append(el("span", "badge turn", i === f.you ? _("your turn") : _("to play")));
@@ -189,7 +196,7 @@ function seatEl(f, view, i) {
     chip.append(backs, el("small", "", cardCount(n)));
   }
   // a list said by a screen reader: the name, "you", the cards, "to play"
-  const label = [s.name];
+  const label = [name(i)];
   if (i === f.you) label.push(_("you"));
   if (view.hand_sizes) label.push(cardCount(view.hand_sizes[i]));
   if (i === view.to_act && playing) label.push(_("to play"));
