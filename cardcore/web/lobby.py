@@ -293,6 +293,9 @@ class Lobby:
                     data.get("house_rules") or [],
                     data.get("names"),
                 )
+                # a name given by default is the text it was (said in each page's language)
+                given = default_names(table, list(data["kinds"]))
+                table.names = [d if d == n else n for d, n in zip(given, table.names, strict=True)]
                 log = Path(data["log"]) if data.get("log") else None
                 session = self.session_class(
                     table,
