@@ -132,6 +132,13 @@ def _choose_language(ctx: click.Context, param: click.Parameter, value: str | No
     i18n.set_language(code)
 
 
+def lang_option(what: str) -> Callable[[F], F]:
+    """``--lang CODE``: the language in use from now on (eager: before the help is shown)."""
+    return click.option(
+        "--lang", metavar="CODE", is_eager=True, expose_value=False, callback=_choose_language, help=what
+    )
+
+
 class GameCommand(TranslatedHelp):
     """A command whose ``--help`` after a GAME (``cardcore play canasta
     --help``) gives ``--players`` that game's own range."""
@@ -439,14 +446,7 @@ def config_option(fn: F) -> F:
 
 # ---- the command group ------------------------------------------------------
 @click.group(cls=CardcoreGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--lang",
-    metavar="CODE",
-    is_eager=True,
-    expose_value=False,
-    callback=_choose_language,
-    help="Language of everything shown: en, fr, pl, lt (default: LANGUAGE, LC_ALL, LANG).",
-)
+@lang_option("Language of everything shown: en, fr, pl, lt (default: LANGUAGE, LC_ALL, LANG).")
 @click.version_option(package_name="cardcore")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -534,14 +534,7 @@ def rules_page_in(spec: Any, lang: str) -> tuple[str, bool]:
 
 @main.command()
 @click.argument("game")
-@click.option(
-    "--lang",
-    metavar="CODE",
-    is_eager=True,
-    expose_value=False,
-    callback=_choose_language,
-    help="The language of the page (as `cardcore --lang CODE rules GAME`).",
-)
+@lang_option("The language of the page (as `cardcore --lang CODE rules GAME`).")
 @friendly
 def rules(game: str) -> None:
     """Show a game's rules page, its options and house rules."""

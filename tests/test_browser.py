@@ -16,6 +16,7 @@ import shutil
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,13 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: Any, registry: Any) -> Any:
     """A real server on a free port of 127.0.0.1, in a thread."""
+    with served(tmp_path_factory, registry) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def served(tmp_path_factory: Any, registry: Any) -> Iterator[tuple[Lobby, str]]:
+    """A lobby served by uvicorn on a free port of 127.0.0.1, in a thread: (lobby, its address)."""
     lobby = Lobby(registry, ROOT / "games.yaml", tmp_path_factory.mktemp("logs"), bot_delay=0.0)
     lobby.session_class = AuditedSession
     sock = socket.socket()

@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,14 +21,12 @@ from typing import Any
 import pytest
 from pseudo_locale import CODE as PSEUDO
 from pseudo_locale import english_left
-from test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, decide, sent_move, state_of, watch_frames
-from webcheck import AuditedSession, whole_frames
+from test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, decide, sent_move, served, state_of, watch_frames
+from webcheck import whole_frames
 
 from cardcore import i18n
 from cardcore.config import TableConfig
-from cardcore.web.app import create_app
 from cardcore.web.catalogs import page_catalog
-from cardcore.web.lobby import Lobby
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api", reason="no Playwright (pip install playwright)")
@@ -75,22 +71,9 @@ def locales(pseudo_dir: Path) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def server(locales: None, tmp_path_factory: Any, registry: Any) -> Any:
-    lobby = Lobby(registry, ROOT / "games.yaml", tmp_path_factory.mktemp("logs"), bot_delay=0.0)
-    lobby.session_class = AuditedSession
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(create_app(lobby), log_level="warning", lifespan="off", ws_max_size=65536)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield lobby, f"http://127.0.0.1:{sock.getsockname()[1]}"
-    srv.should_exit = True
-    thread.join(10)
-    lobby.close()
+    """test_browser's server, with the pseudo-locale's catalogs found."""
+    with served(tmp_path_factory, registry) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
