@@ -308,9 +308,13 @@ def test_keyboard_alone_finishes_a_deal(server, browser):
             focused = page.evaluate(
                 "() => document.activeElement && document.activeElement.dataset.focus || ''"
             )
-        assert focused.startswith(("hand:", "move:")), (
-            f"Tab never reached the hand or the moves ({focused!r})"
-        )
+        if not focused.startswith(("hand:", "move:")):
+            # the page may have re-rendered meanwhile (the bot moved, the deal
+            # ended): only a decision still ours that Tab cannot reach fails
+            now = state_of(page)
+            if not now or not now["moves"] or any(now[k] != st[k] for k in ("phase", "deal", "decision")):
+                continue
+            raise AssertionError(f"Tab never reached the hand or the moves ({focused!r})")
         if focused.startswith("move:"):
             page.keyboard.press("ArrowDown")  # to the hand
         for _ in range(rng.randrange(4)):
