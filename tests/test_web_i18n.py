@@ -251,6 +251,11 @@ def test_the_lobby_catalog_carries_titles_as_data(client: Any) -> None:
         for option in g["options"].values():
             if option["description"]:
                 assert option["description_say"] == {"t": option["description"], "d": g["domain"]}
+        # each house rule's summary, as data in the game's catalog, by the rule's name
+        assert sorted(g["house_rule_says"]) == sorted(g["house_rules"])
+        for said in g["house_rule_says"].values():
+            assert said["d"] == g["domain"] and said["t"]
+    assert sum(len(g["house_rules"]) for g in games) >= 3
     r = http.post("/api/tables", json={"game": "carrousel", "players": [{"kind": "human"}], "seed": 3})
     assert r.status_code == 400 and r.json()["say"]["t"].startswith("seed: a table with people")
 

@@ -497,6 +497,10 @@ class Lobby:
             for option in g["options"].values():
                 if option.get("description"):
                     option["description_say"] = {"t": str(option["description"]), "d": domain}
+            # what each house rule does, said in the page's language beside its id
+            g["house_rule_says"] = {
+                h.name: to_data(h.summary) for h in self.registry.house_rules_for(g["name"])
+            }
         configured: list[dict[str, Any]] = []
         if self.config_path is not None and self.config_path.exists():
             try:

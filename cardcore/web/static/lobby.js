@@ -193,7 +193,11 @@ function fillOptions() {
     const box2 = el("input");
     box2.type = "checkbox";
     box2.value = h;
-    label.append(box2, el("span", "", h));
+    // what the rule does, in the page's language; its id (as in games.yaml) beside it
+    const said = g.house_rule_says && g.house_rule_says[h] !== undefined ? say(g.house_rule_says[h]) : "";
+    const text = el("span", "", said || h);
+    if (said) text.append(" ", el("small", "muted", h));
+    label.append(box2, text);
     rules.append(label);
   }
 }
