@@ -276,3 +276,20 @@ def test_default_names_are_said_in_each_pages_language() -> None:
     assert i18n.render(names[0], "pl") == "Gracz 1" and i18n.render(names[1], "fr") == "Normal 2"
     assert i18n.render(names[1], "lt") == "Vidutinis 2"
     assert names[3] == "Greedy 4" and not isinstance(names[3], i18n.Text)  # a kind: an id
+
+
+def test_the_lobby_lists_default_names_as_data(client: Any) -> None:
+    """The lobby's list (``/api/tables``) says each seat's name as data too
+    (``name_say``): a default name ("Normal 2") in each page's language, a
+    person's own name as he typed it."""
+    http, _ = client
+    r = http.post(
+        "/api/tables",
+        json={"game": "carrousel", "players": [{"kind": "human", "name": "Ona"}, {"kind": "normal"}]},
+    )
+    assert r.status_code == 201
+    (table,) = [t for t in http.get("/api/tables").json()["tables"] if t["id"] == r.json()["id"]]
+    first, second = table["seats"]
+    assert first["name"] == first["name_say"] == "Ona"
+    assert second["name"] == "Normal 2"
+    assert second["name_say"] == {"t": "Normal {n}", "d": "cardcore", "a": {"n": 2}}

@@ -19,15 +19,17 @@ from cardcore.table import Table
 PEOPLE4 = {"game": "carrousel", "players": [{"kind": "human"}] * 4}  # nobody moves before a person
 
 
-def search_seed(table: Table, first_view: dict[str, Any], bits: int) -> int | None:
+def search_seed(table: Table, first_view: dict[str, Any], bits: int) -> list[int]:
     """A spectator's attack: try every seed of ``bits`` bits, deal the first
-    deal as the server would, and keep the seed whose public view is the one
-    the spectator was sent (the dealer, the face-up table cards, ...)."""
+    deal as the server would, and keep the seeds whose public view is the one
+    the spectator was sent (the dealer, the face-up table cards, ...): most
+    often one, now and then two (another seed may deal the same table)."""
+    found = []
     for seed in range(2**bits):
         state = table.new_match(seed).start_deal()
         if table.spectate(state).to_json() == first_view:
-            return seed
-    return None
+            found.append(seed)
+    return found
 
 
 def first_frames(http: Any, made: dict[str, Any], stack: contextlib.ExitStack) -> list[dict[str, Any]]:
@@ -56,8 +58,9 @@ def test_a_spectator_cannot_recover_the_seed_or_the_hands(tmp_path, registry, mo
     with served(tmp_path, registry) as (lobby, http), contextlib.ExitStack() as stack:
         made = http.post("/api/tables", json=PEOPLE4).json()
         watcher, *people = first_frames(http, made, stack)
-        seed = search_seed(table, watcher["view"], 16)
-        assert seed is not None and seed == lobby.sessions[made["id"]].seed
+        found = search_seed(table, watcher["view"], 16)
+        seed = lobby.sessions[made["id"]].seed
+        assert seed in found and len(found) <= 3  # the hands known, or nearly
         state = table.new_match(seed).start_deal()
         for frame in people:  # every hand, from what the spectator saw
             assert sorted(c.name for c in state.hands[frame["you"]]) == sorted(frame["view"]["hand"])
@@ -66,7 +69,7 @@ def test_a_spectator_cannot_recover_the_seed_or_the_hands(tmp_path, registry, mo
     with served(tmp_path / "real", registry) as (lobby, http), contextlib.ExitStack() as stack:
         made = http.post("/api/tables", json=PEOPLE4).json()
         watcher, *_ = first_frames(http, made, stack)
-        assert search_seed(table, watcher["view"], 16) is None
+        assert search_seed(table, watcher["view"], 16) == []
         assert lobby.sessions[made["id"]].seed_given is False
 
 

@@ -185,8 +185,12 @@ class Lobby:
     ) -> TableSession:
         """Validate ``cfg`` (TableError naming the field), then start the table."""
         table, kinds = build_table(cfg, self.registry)
-        if not isinstance(cfg.players, list) or not any(p.name for p in cfg.players):
-            table.names = default_names(table, kinds)
+        given = default_names(table, kinds)
+        if not isinstance(cfg.players, list):
+            table.names = given
+        else:  # each seat left unnamed gets the lobby's default ("Normal 2"), the others theirs
+            named = zip(cfg.players, table.names, given, strict=True)
+            table.names = [n if p.name else d for p, n, d in named]
         return self.start(table, kinds, seed if seed is not None else cfg.seed, name, client=client)
 
     def start(

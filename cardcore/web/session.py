@@ -839,6 +839,7 @@ class TableSession:
             seats.append(
                 {
                     "name": self.table.names[i],
+                    "name_say": to_data(self.table.names[i]),  # a default name, said by each page
                     "kind": "person" if i in self.people else k,
                     "person": i in self.people,
                     "connected": i in here if i in self.people else True,

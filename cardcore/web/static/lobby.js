@@ -8,18 +8,6 @@ let taking = null;  // the seat whose "Take this seat" form is open: {id, seat}
 let shownQr = new Set();  // the tables whose QR code is shown
 let last = null;  // the last list of tables, drawn again when a form opens or closes
 
-// the levels a person picks (cardcore.levels), as the page's language names them
-// (a function: the catalog is loaded after this script)
-function levelWord(kind) {
-  const words = {
-    easy: _p("level", "easy"),
-    normal: _p("level", "normal"),
-    hard: _p("level", "hard"),
-    expert: _p("level", "expert"),
-  };
-  return words[kind] || kind;
-}
-
 // the server's address for links given to others (its network address with --lan)
 function base() { return (last && last.base) || location.origin; }
 

@@ -9,6 +9,18 @@ function el(tag, cls, text) {
   return e;
 }
 
+// the levels a person picks (cardcore.levels), as the page's language names them
+// (a function: the catalog is loaded after this script)
+function levelWord(kind) {
+  const words = {
+    easy: _p("level", "easy"),
+    normal: _p("level", "normal"),
+    hard: _p("level", "hard"),
+    expert: _p("level", "expert"),
+  };
+  return words[kind] || kind;
+}
+
 // a table's phase in words
 function phaseWord(phase) {
   return { starting: _("starting"), playing: _("playing"), deal_over: _("deal over"), match_over: _("match over"),
@@ -142,8 +154,11 @@ function seatItem(t, s, taking, setTaking) {
   const li = el("li", "seat-line" + (s.open ? " open" : ""));
   const who = s.open ? "free" : s.person ? (s.connected ? "here" : "away") : s.kind;
   const words = { free: _("free"), here: _("here"), away: _("away") };
-  // a bot's kind (greedy, ismcts …) is a name of the interface: the same in every language
-  li.append(el("span", "seat-who", s.name), el("span", "seat-state " + who, words[who] || who));
+  // a level (normal, hard …) in the page's language; a bot's kind (greedy, ismcts …) is a
+  // name of the interface: the same in every language. A default name ("Normal 2") is said
+  // in the page's language too (name_say)
+  const name = s.name_say !== undefined ? say(s.name_say) : s.name;
+  li.append(el("span", "seat-who", name), el("span", "seat-state " + who, words[who] || levelWord(who)));
   if (s.open) {
     if (taking && taking.id === t.id && taking.seat === s.seat) {
       li.append(takeForm(t, s.seat, () => setTaking(null)));
