@@ -357,8 +357,8 @@ def render(
 def to_data(value: Any) -> Any:
     """A text as a browser page receives it, language-neutral: a ``Text`` as
     ``{"t": msgid, "d": domain, "a": {…}}`` (``"p"``/``"n"`` plural, ``"c"``
-    context), a card as ``{"card": "KH"}``, a side as ``{"side": 1}``; a
-    plain string as it is."""
+    context), a card as ``{"card": "KH"}``, a side as ``{"side": 1}``, a
+    ``Decimal`` as ``{"decimal": "2.9"}``; a plain string as it is."""
     from cardcore.cards import Card
 
     if isinstance(value, Text):
@@ -376,7 +376,7 @@ def to_data(value: Any) -> Any:
     if isinstance(value, Side):
         return {"side": int(value)}
     if isinstance(value, Decimal):
-        return value.english()  # as the page received it before: "2.9"
+        return {"decimal": value.english()}  # "2.9": the page says it with its language's sign
     if isinstance(value, (list, tuple)):
         return [to_data(v) for v in value]
     if isinstance(value, dict):

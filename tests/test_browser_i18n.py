@@ -284,3 +284,17 @@ def test_the_lobby_and_the_table_in_the_pseudo_locale(server: Any, browser: Any)
         assert page.errors == []
         page.context.close()
     session.stop()
+
+
+def test_a_number_with_decimals_is_said_with_the_languages_sign(server: Any, browser: Any) -> None:
+    """The hint's "2.9 points" (an ``i18n.Decimal``: ``{"decimal": "2.9"}`` in a
+    frame) is "2,9" on a French page, "2.9" on an English one."""
+    from cardcore.i18n import Decimal, T, to_data
+
+    _, base = server
+    said = to_data(T("{gap} points more", gap=Decimal(2.94, 1)))
+    assert said["a"]["gap"] == {"decimal": "2.9"}
+    for lang, expected in (("fr", "2,9 points more"), ("en", "2.9 points more")):
+        page = open_page(browser, base + "/", lang, DESKTOP, pick=False)
+        assert page.evaluate("(d) => say(d)", said) == expected, lang
+        page.context.close()

@@ -115,6 +115,8 @@ const I18N = (() => {
     }
     if (isCard(v)) return [{ card: v.card }];
     if (typeof v.side === "number") return [sideName(v.side, ctx)];
+    // a number with decimals ("2.9"): with the language's decimal sign ("2,9")
+    if (typeof v.decimal === "string") return [v.decimal.replace(".", pattern("cardcore", "decimal sign", "."))];
     if (typeof v.t === "string") return segs(v, ctx);
     return [String(v)];
   }
