@@ -599,6 +599,12 @@ def seat_names(table: Table, kinds: list[str]) -> list[str]:
     return [_("Player {i}").format(i=i) if k == "human" and i else where[i] for i, k in enumerate(kinds)]
 
 
+def seat_names_in(lang: str, table: Table, kinds: list[str]) -> list[str]:
+    """``seat_names`` as they are said in ``lang``."""
+    with i18n.using(lang):
+        return seat_names(table, kinds)
+
+
 def _default_bot(table: Table) -> str:
     return "normal" if "normal" in table.player_kinds else "random"  # the level for a newcomer
 
@@ -777,6 +783,12 @@ class _PlaySource:
         if self.resume_match is not None and self.resume_match.over:
             raise CardcoreError(T("{path}: the match is over; nothing to resume", path=path))
         kinds = [str(k) for k in head.get("seats") or []] or ["human"] + ["random"] * (table.players - 1)
+        if len(kinds) == table.players and any(
+            table.names == seat_names_in(lang, table, kinds) for lang in i18n.languages()
+        ):
+            # the terminal's own names, said in the language of the game's start ("Vous",
+            # "Gauche"): said in this one now (names a person gave are kept)
+            table.names = seat_names(table, kinds)
         click.echo(_("Resuming {path}.").format(path=path))
         return table, kinds, head.get("seed")
 

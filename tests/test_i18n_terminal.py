@@ -232,3 +232,21 @@ def test_level_names_in_the_language(pseudo_locale: str) -> None:
 def test_help_says_the_commands() -> None:
     code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "4", input="?\nq\n")
     assert code == 0 and "h: hint · why MOVE: why it is not legal · u: undo · s: save · q: quit" in out
+
+
+def test_a_game_resumed_in_another_language_names_its_seats_in_it(tmp_path: Path, monkeypatch) -> None:
+    """The terminal's own names are said in the language of the game's start
+    ("Vous", "Adversaire" in the log): resumed in Lithuanian they are Lithuanian
+    ones; the names a person gave are his."""
+    monkeypatch.chdir(tmp_path)
+    args = ("--lang", "fr", "play", "carrousel", "--players", "2", "--seed", "7")
+    code, out = run_cli(*args, input="1\ns\nq\n")
+    assert code == 0, out
+    saved = tmp_path / "carrousel-7.jsonl"
+    head = json.loads(saved.read_text(encoding="utf-8").splitlines()[0])
+    french = [i18n.gettext("You", lang="fr"), i18n.gettext("Opponent", lang="fr")]
+    assert head["names"] == french and french != ["You", "Opponent"]
+    code, out = run_cli("--lang", "lt", "play", "--resume", str(saved), input="q\n")
+    assert code == 0, out
+    lithuanian = i18n.gettext("Opponent", lang="lt")
+    assert lithuanian in out and french[1] not in out
