@@ -480,7 +480,9 @@ def run(
     if out_dir is not None and report:
         from cardcore.study.report import write_report
 
-        write_report(out_dir, result, shape, main, greedy, search)
+        write_report(
+            out_dir, result, shape, main, greedy, search, getattr(base_table.plugin, "domain", "cardcore")
+        )
     return result
 
 

@@ -1,6 +1,8 @@
 """The report's plots, drawn with matplotlib (the ``study`` extra) as inline
-SVG. Without matplotlib, ``figures`` returns the line that says how to get
-them, and the report keeps its tables."""
+SVG, their words (titles, axis labels, legends) in the language in use; the
+PNG files are named after the English titles, whatever the language. Without
+matplotlib, ``figures`` returns the line that says how to get them (in
+English: the page says it), and the report keeps its tables."""
 
 from __future__ import annotations
 
@@ -9,9 +11,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from cardcore.i18n import N_, _
 from cardcore.study.metrics import Shape, deal_margin, lead_changes
+from cardcore.study.report import _label
 
-HINT = "The plots need matplotlib: pip install 'cardcore[study]' (the tables below are complete without it)."
+# i18n: {command} is the command that installs matplotlib
+HINT = N_("The plots need matplotlib: {command} (the tables below are complete without it).")
 
 
 def _slug(title: str) -> str:
@@ -40,8 +45,9 @@ def figures(
     greedy: dict[str, list[dict[str, Any]]],
     png_dir: Path | None = None,
 ) -> list[tuple[str, str]] | str:
-    """(title, SVG) of each plot, or the note saying how to get them; with
-    ``png_dir``, each plot also as a PNG file there (for documents)."""
+    """(title, SVG) of each plot, the title in the language in use, or the
+    note saying how to get them; with ``png_dir``, each plot also as a PNG
+    file there (for documents), named after its English title."""
     try:
         import matplotlib
 
@@ -55,7 +61,8 @@ def figures(
     out: list[tuple[str, str]] = []
 
     def keep(title: str, fig: Any) -> None:
-        out.append((title, _svg(fig)))
+        """``title``: the English (``N_``), said here; the PNG file named after the English."""
+        out.append((_(title), _svg(fig)))
         if png_dir is not None:
             png_dir.mkdir(parents=True, exist_ok=True)
             fig.savefig(png_dir / f"{len(out)}_{_slug(title)}.png", dpi=110, bbox_inches="tight")
@@ -73,13 +80,14 @@ def figures(
         lo = [val - (ci[seat][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
         hi = [(ci[seat][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
         reach += [abs(val - fair) + max(a, b) for val, a, b in zip(vals, lo, hi, strict=True)]
-        ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", capsize=3, ms=4, label=f"seat {seat}")
+        label = _("seat {seat}").format(seat=seat)
+        ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", capsize=3, ms=4, label=label)
     ax.axhline(fair, color="#444", lw=0.8, ls="--")
     ax.set_ylim(fair - 1.25 * max(reach), fair + 1.6 * max(reach))  # room for the legend
     ax.set_xticks(range(len(variants)), names)
-    ax.set_ylabel("share of deals won")
+    ax.set_ylabel(_("share of deals won"))
     ax.legend(ncol=shape.players, fontsize=8, loc="best")
-    keep("Win share by seat (95% intervals; dashed: the fair share)", fig)
+    keep(N_("Win share by seat (95% intervals; dashed: the fair share)"), fig)
 
     # differences against the base, scalar metrics
     keys = [
@@ -112,7 +120,7 @@ def figures(
                     ax.plot(ci, [j, j], color=color, lw=2)
                 ax.plot([d["diff"]], [j], "o", color=color, ms=4)
             ax.axvline(0, color="#444", lw=0.8)
-            ax.set_title(key.replace("_", " "), fontsize=8)
+            ax.set_title(_label(key, said=True), fontsize=8)
             ax.tick_params(labelsize=7)
             ax.set_ylim(len(others) - 0.5, -0.5)
         for ax in axes[len(keys) :]:
@@ -120,7 +128,7 @@ def figures(
         for row in grid:
             row[0].set_yticks(range(len(others)), [v["name"] for v in others])
         fig.tight_layout()
-        keep("Each variant less the base (95% intervals; red: excludes zero)", fig)
+        keep(N_("Each variant less the base (95% intervals; red: excludes zero)"), fig)
 
     def small_multiples(
         title: str, values_of: Any, xlabel: str, bins: Any = 30, discrete: bool = False
@@ -144,7 +152,7 @@ def figures(
             if every[name]:
                 ax.hist(every[name], bins=edges, color="#357")
             ax.set_title(name, fontsize=8)
-            ax.set_xlabel(xlabel, fontsize=7)
+            ax.set_xlabel(_(xlabel), fontsize=7)
         for j in range(len(variants), rows * cols):
             axes[j // cols][j % cols].axis("off")
         keep(title, fig)
@@ -161,14 +169,16 @@ def figures(
     def changes(name: str) -> list[int]:
         return [lead_changes([d["points"] for d in r["deals"]]) for r in main[name] if r["over"]]
 
-    small_multiples("Margin of each deal (first side less second)", margins, "points", discrete=True)
-    small_multiples("Lead changes in a match", changes, "changes", discrete=True)
-    small_multiples("Moves per deal", moves, "moves", discrete=True)
-    small_multiples("Deals per match", match_length, "deals", discrete=True)
+    # i18n: the x axis of the histograms: what each bar counts (points, lead changes, moves, deals)
+    points, n_changes, n_moves, n_deals = N_("points"), N_("changes"), N_("moves"), N_("deals")
+    small_multiples(N_("Margin of each deal (first side less second)"), margins, points, discrete=True)
+    small_multiples(N_("Lead changes in a match"), changes, n_changes, discrete=True)
+    small_multiples(N_("Moves per deal"), moves, n_moves, discrete=True)
+    small_multiples(N_("Deals per match"), match_length, n_deals, discrete=True)
     if greedy:
 
         def skill(name: str) -> list[float]:
             return [sum(r["margins"]) / len(r["margins"]) for r in greedy.get(name, []) if r["margins"]]
 
-        small_multiples("Greedy less random on each duplicate deck (margin)", skill, "points")
+        small_multiples(N_("Greedy less random on each duplicate deck (margin)"), skill, points)
     return out

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from cardcore.i18n import N_, _, _n
+from cardcore.i18n import N_, _, _n, language
 from cardcore.study.metrics import Shape
 
 PLOTS_HINT = "pip install 'cardcore[study]'"
@@ -271,14 +271,17 @@ def write_report(
     main: dict[str, list[dict[str, Any]]],
     greedy: dict[str, list[dict[str, Any]]],
     search: dict[str, list[dict[str, Any]]],
+    domain: str = "cardcore",
 ) -> Path:
-    """``study.json``, the CSV files and ``index.html`` under ``out``; returns the page's path."""
+    """``study.json``, the CSV files and ``index.html`` under ``out``; returns
+    the page's path. The page in the language in use (``domain``: the game's
+    catalog, which names its kinds of move), the files in English."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "study.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     write_csvs(out, result, shape, main, greedy, search)
     from cardcore.study.plots import figures
 
-    page = render_page(result, figures(result, shape, main, greedy, png_dir=out / "figures"))
+    page = render_page(result, figures(result, shape, main, greedy, png_dir=out / "figures"), domain)
     path = out / "index.html"
     path.write_text(page, encoding="utf-8")
     return path
@@ -295,35 +298,63 @@ figure{margin:1em 0}figure svg{max-width:100%;height:auto}
 """
 
 
-def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str) -> str:
-    """The report's HTML: a summary, the plots (``figs``: (title, inline SVG)
-    pairs, or a note saying why there are none) and every figure's table."""
+def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str, domain: str = "cardcore") -> str:
+    """The report's HTML, in the language in use: a summary, the plots
+    (``figs``: (title, inline SVG) pairs, their titles already said, or the
+    English note saying why there are none) and every figure's table (the
+    kinds of move in the words of the game's catalog, ``domain``)."""
+    from cardcore.render import label as say_key
+
     e = html.escape
-    title = f"{result['game']} study, {result['players']} players"
+    title = _n("{game} study, {n} player", "{game} study, {n} players", result["players"]).format(
+        game=result["game"], n=result["players"]
+    )
+    # i18n: the report's first paragraph; {sig}…{end} wrap the word shown in bold (keep both)
+    intro = _(
+        "{deals} deals per variant ({bot} at every seat), greedy against random on as many duplicate "
+        "decks, {search} against greedy on {skill_deals} decks; seed {seed}. Every variant is dealt "
+        "the same seeded decks. Intervals are 95% bootstrap intervals; a difference in {sig}bold{end} "
+        "excludes zero. Definitions: {doc} of cardcore."
+    )
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{e(language())}"><head><meta charset="utf-8">',
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
         f"<h1>{e(title)}</h1>",
-        f"<p>{result['deals']:,} deals per variant ({e(result['bot'])} at every seat), greedy against "
-        f"random on as many duplicate decks, {e(result['search_bot'])} against greedy on "
-        f"{result['skill_deals']:,} decks; seed {result['seed']}. Every variant is dealt the same "
-        "seeded decks. Intervals are 95% bootstrap intervals; a difference in <span class=sig>bold</span> "
-        "excludes zero. Definitions: docs/STUDY.md of cardcore.</p>",
+        "<p>"
+        + e(intro).format(
+            deals=f"{result['deals']:,}",
+            bot=e(result["bot"]),
+            search=e(result["search_bot"]),
+            skill_deals=f"{result['skill_deals']:,}",
+            seed=result["seed"],
+            sig="<span class=sig>",
+            end="</span>",
+            doc="docs/STUDY.md",
+        )
+        + "</p>",
     ]
     if "seconds" in result:
-        parts.append(f"<p class=note>{result['seconds']:.1f} s wall, {result['cpu_seconds']:.1f} s CPU.</p>")
+        wall, cpu = f"{result['seconds']:.1f}", f"{result['cpu_seconds']:.1f}"
+        spent = _("{wall} s wall, {cpu} s CPU").format(wall=wall, cpu=cpu)
+        parts.append(f"<p class=note>{e(spent)}.</p>")
     if isinstance(figs, str):
-        parts.append(f"<p class=note>{e(figs)}</p>")
+        parts.append(f"<p class=note>{e(_(figs).format(command=PLOTS_HINT))}</p>")
     else:
         for fig_title, svg in figs:
             parts.append(f"<h2>{e(fig_title)}</h2><figure>{svg}</figure>")
-    parts.append("<h2>Every figure</h2>")
+    # i18n: the heading of the report's table of every figure
+    every = _("Every figure")
+    parts.append(f"<h2>{e(every)}</h2>")
     names = [v["name"] for v in result["variants"]]
-    parts.append("<table><tr><th>metric</th>" + "".join(f"<th>{e(n)}</th>" for n in names) + "</tr>")
+    # i18n: the heading of the report table's first column (the metrics' names)
+    head = "<th>" + e(_("metric")) + "</th>"
+    parts.append("<table><tr>" + head + "".join(f"<th>{e(n)}</th>" for n in names) + "</tr>")
     base = result["variants"][0]
-    for m, label, value, ci in rows_of(base["metrics"]):
-        key = label[len(LABELS.get(m, m)) + 1 :]
+    for m, english, value, ci in rows_of(base["metrics"]):
+        key = english[len(LABELS.get(m, m)) + 1 :]
+        item = say_key(key, domain, "move kind") if m == "move_kinds" else key
+        label = f"{_label(m, True)} {item}" if key else _label(m, True)
         cells = [f"{_num(value)}<br><span class=note>{_ci(ci)}</span>"]
         for v in result["variants"][1:]:
             got = v["metrics"].get(m, {})
@@ -338,10 +369,15 @@ def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str) -> st
         parts.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     parts.append("</table>")
     specs = "".join(f"<li>{e(variant_title(v))}</li>" for v in result["variants"])
-    parts.append(f"<h2>Variants</h2><ul>{specs}</ul>")
-    parts.append(
-        "<p class=note>Files beside this page: study.json (the <code>--json</code> output), "
-        "metrics.csv, deals.csv, matches.csv, skill.csv (<code>pandas.read_csv</code>).</p>"
+    # i18n: the heading of the list of the study's variants (the base game and each one measured)
+    variants = _("Variants")
+    parts.append(f"<h2>{e(variants)}</h2><ul>{specs}</ul>")
+    files = e(_("Files beside this page: {study} (the {option} output), {tables} ({reader}).")).format(
+        study="study.json",
+        option="<code>--json</code>",
+        tables="metrics.csv, deals.csv, matches.csv, skill.csv",
+        reader="<code>pandas.read_csv</code>",
     )
+    parts.append(f"<p class=note>{files}</p>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
