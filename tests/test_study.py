@@ -513,3 +513,82 @@ def test_docs_name_every_metric():
 
     for m in METRICS:
         assert f"`{m}`" in page, m
+
+
+# ---- the report in the reader's language -------------------------------------------
+REPORT_ARGS = ("carrousel", "--players", "2", "--deals", "30", "--skill-deals", "1")
+REPORT_ARGS += ("--search-bot", "ismcts:iterations=3", "--variant", "short=deck=54")
+
+
+def _visible(page: str) -> str:
+    """What a person reads on the page: the tags, the style and code spans
+    taken out, each inline SVG as the texts of its ``<text>`` elements (the
+    plots drawn with ``svg.fonttype: none``), the file names left out."""
+    import html
+
+    page = re.sub(r"<style>.*?</style>|<code>.*?</code>", " ", page, flags=re.S)
+    page = re.sub(
+        r"<svg.*?</svg>",
+        lambda m: " ".join(re.findall(r"<text\b[^>]*>(.*?)</text>", m.group(0), flags=re.S)),
+        page,
+        flags=re.S,
+    )
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    return re.sub(r"\b[\w/.-]+\.(?:csv|json|md)\b", " ", text)
+
+
+def test_the_report_in_the_pseudo_locale_leaves_no_english(tmp_path, pseudo_locale):
+    """Every word of the page (title, sentences, headings, the table's labels,
+    notes) and of its plots (titles, axis labels, legends, panel titles) goes
+    through the catalogs; left in English: ids only (the game, the variants,
+    the bots, the options)."""
+    matplotlib = pytest.importorskip("matplotlib")
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # the plots' words as text, not paths
+        code, said = run_cli("--lang", pseudo_locale, "study", *REPORT_ARGS, "--out", str(tmp_path / "r"))
+    assert code == 0, said
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert f'<html lang="{pseudo_locale}">' in page
+    text = _visible(page)
+    assert "⟦" in text and text.count("<text") == 0
+    allowed = {"carrousel", "base", "short", "deck", "greedy", "random", "ismcts", "iterations"}
+    from pseudo_locale import english_left
+
+    assert english_left(text, allowed) == []
+    svg_words = " ".join(re.findall(r"<text\b[^>]*>(.*?)</text>", page, flags=re.S))
+    assert "⟦" in svg_words  # the plots' own words were read (legends, axis labels)
+
+
+def test_the_report_in_french_with_its_data_unchanged(tmp_path):
+    """``--lang fr``: the page in French (``lang="fr"``), its plots' PNG files
+    named as in English, and the data (``--json``, study.json, the CSV files)
+    byte for byte the English, but the seconds spent."""
+    pytest.importorskip("matplotlib")
+    from cardcore import i18n
+
+    said = {}
+    try:
+        for lang in ("en", "fr"):
+            code, said[lang] = run_cli(
+                "--lang", lang, "study", *REPORT_ARGS, "--json", "--out", str(tmp_path / lang)
+            )
+            assert code == 0, said[lang]
+    finally:
+        i18n.set_language(i18n.SOURCE)
+    en, fr = tmp_path / "en", tmp_path / "fr"
+
+    def timeless(text: str) -> str:
+        return re.sub(r'"(cpu_)?seconds": [0-9.e-]+', '"seconds": 0', text)
+
+    assert timeless(said["en"]) == timeless(said["fr"])
+    assert timeless((en / "study.json").read_text()) == timeless((fr / "study.json").read_text())
+    for name in ("deals.csv", "matches.csv", "skill.csv", "metrics.csv"):
+        assert (en / name).read_bytes() == (fr / name).read_bytes(), name
+    pngs = sorted(p.name for p in (en / "figures").glob("*.png"))
+    assert pngs and pngs == sorted(p.name for p in (fr / "figures").glob("*.png"))
+    assert "1_win_share_by_seat.png" in pngs
+    page_en, page_fr = (en / "index.html").read_text(), (fr / "index.html").read_text()
+    assert '<html lang="en">' in page_en and '<html lang="fr">' in page_fr
+    assert "Every figure" in page_en and "Tous les chiffres" in page_fr
+    assert "Part des victoires par place" in page_fr and "Win share by seat" not in page_fr
+    assert html_unescape("Les intervalles sont des intervalles bootstrap à 95 %") in html_unescape(page_fr)
+    assert "part des victoires, place 0" in page_fr  # the table's labels
