@@ -26,7 +26,9 @@ plays it out), ``macro`` (with a prior: the moves of the kinds the game lists
 in ``GamePlugin.search_follows`` — Canasta's melds — are played as the prior
 would play them, at the root without searching and in the tree without
 branching, so the budget goes to the other decisions: Canasta's draw, pile and
-discard). The rollout bots (and the prior's, in the tree) are built once per
+discard), ``explore`` (with a rollout bot: the share of the rollout's moves
+played uniformly at random instead of the bot's, e.g. 0.25; 0, the default,
+plays the bot's every time). The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.
 Deterministic for a seed and an iteration budget.
@@ -79,6 +81,7 @@ class IsmctsPlayer:
         puct: float = 0,
         depth: int = 0,
         macro: bool = False,
+        explore: float = 0,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -102,6 +105,13 @@ class IsmctsPlayer:
         self.prior_kind = prior
         self.puct = float(puct)
         self.depth = max(0, int(depth))
+        self.explore = float(explore)
+        if not 0 <= self.explore <= 1 or (self.explore and rollout == "random"):
+            from cardcore.errors import TableError
+
+            raise TableError(
+                f"ismcts: explore={explore!r} is a share (0 to 1) of a rollout bot's moves (rollout=greedy)"
+            )
         self.follows: frozenset[str] = frozenset(getattr(table.plugin, "search_follows", ()) if macro else ())
         if (self.puct or macro) and self.prior is None:
             from cardcore.errors import TableError
@@ -293,11 +303,15 @@ class IsmctsPlayer:
         policy = self._policy(state)
         steps = 0
         limit = self.depth or 5000  # depth: the position is scored as it stands after so many moves
+        explore = self.explore  # the share of the moves played at random instead of the bot's
         while not table.fast_is_deal_over(state) and steps < limit:
             moves = table.fast_legal_moves(state)
             if not moves:
                 break  # an imagined deal that cannot go on: scored as it stands
-            move = policy(state, moves) if policy is not None else moves[rng.randrange(len(moves))]
+            if policy is None or (explore and rng.random() < explore):
+                move = moves[rng.randrange(len(moves))]
+            else:
+                move = policy(state, moves)
             table.fast_apply_move(state, move)
             steps += 1
         table.finish_deal(state)

@@ -201,3 +201,36 @@ def test_puct_and_macro_need_a_prior():
     assert code == 2 and "name one (prior=greedy)" in out
     code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:puct=1.5,prior=greedy")
     assert code == 2 and "puct=1.5" in out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_explore_is_deterministic_and_changes_the_rollouts(registry, game):
+    import random
+
+    from cardcore.decision import Decision
+    from cardcore.ismcts import IsmctsPlayer
+    from cardcore.table import Table
+
+    table = Table.from_names(registry, game, *smallest_table(game))
+    match = table.new_match(6)
+    state = match.start_deal()
+    while len(table.legal_moves(state)) < 3:
+        state = table.apply(state, table.legal_moves(state)[0])
+    seat = state.to_act
+    moves = tuple(table.legal_moves(state))
+    observation = table.observe(state, seat)
+
+    def root(explore):
+        bot = IsmctsPlayer(table, seat, random.Random(2), iterations=40, rollout="greedy", explore=explore)
+        move = bot.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
+        return move, sorted((str(m), n, round(p, 6)) for m, n, p in bot.estimates())
+
+    assert root(0.3) == root(0.3)
+    assert root(0.3) != root(0)  # some rollout moves are random: other results
+
+
+def test_explore_needs_a_rollout_bot_and_is_a_share():
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:explore=0.3")
+    assert code == 2 and "explore=0.3" in out and "rollout=greedy" in out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:explore=2,rollout=greedy")
+    assert code == 2 and "explore=2" in out
