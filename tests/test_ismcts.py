@@ -165,12 +165,9 @@ def test_macro_leaves_greedy_s_melds_to_it_and_searches_the_rest(registry):
     assert data["deals"] == 1
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_puct_and_depth_are_deterministic_and_change_the_search(registry, game):
-    import random
-
-    from cardcore.decision import Decision
-    from cardcore.ismcts import IsmctsPlayer
+def _a_choice(registry, game):
+    """A decision of a fresh deal (seed 6) with three legal moves or more:
+    (table, match, state, seat, moves, observation)."""
     from cardcore.table import Table
 
     table = Table.from_names(registry, game, *smallest_table(game))
@@ -180,7 +177,17 @@ def test_puct_and_depth_are_deterministic_and_change_the_search(registry, game):
         state = table.apply(state, table.legal_moves(state)[0])
     seat = state.to_act
     moves = tuple(table.legal_moves(state))
-    observation = table.observe(state, seat)
+    return table, match, state, seat, moves, table.observe(state, seat)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_puct_and_depth_are_deterministic_and_change_the_search(registry, game):
+    import random
+
+    from cardcore.decision import Decision
+    from cardcore.ismcts import IsmctsPlayer
+
+    table, match, state, seat, moves, observation = _a_choice(registry, game)
 
     def root(**options):
         bot = IsmctsPlayer(table, seat, random.Random(2), iterations=40, prior="greedy", **options)
@@ -209,16 +216,8 @@ def test_explore_is_deterministic_and_changes_the_rollouts(registry, game):
 
     from cardcore.decision import Decision
     from cardcore.ismcts import IsmctsPlayer
-    from cardcore.table import Table
 
-    table = Table.from_names(registry, game, *smallest_table(game))
-    match = table.new_match(6)
-    state = match.start_deal()
-    while len(table.legal_moves(state)) < 3:
-        state = table.apply(state, table.legal_moves(state)[0])
-    seat = state.to_act
-    moves = tuple(table.legal_moves(state))
-    observation = table.observe(state, seat)
+    table, match, state, seat, moves, observation = _a_choice(registry, game)
 
     def root(explore):
         bot = IsmctsPlayer(table, seat, random.Random(2), iterations=40, rollout="greedy", explore=explore)
