@@ -95,14 +95,14 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
     levels = {
         "hard": {
-            2: "ismcts:iterations=500,prior=greedy,rollout=greedy",
-            3: "ismcts:iterations=500,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=500,prior=greedy,rollout=greedy",
+            2: "ismcts:iterations=400,prior=greedy,rollout=greedy",
+            3: "ismcts:iterations=400,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=400,prior=greedy,rollout=greedy",
         },
         "expert": {
-            2: "ismcts:iterations=1800,prior=greedy,rollout=greedy",
-            3: "ismcts:iterations=1800,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=1800,prior=greedy,rollout=greedy",
+            2: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
+            3: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
         },
     }
     card_kind = "trail"  # a card typed alone, when no move plays it
