@@ -173,3 +173,18 @@ def test_the_search_benchmark_runs_and_checks_the_budgets():
         [*args, "--check", "--positions", "2"], capture_output=True, text=True, timeout=120
     )
     assert checked.returncode in (0, 1) and "budget" in checked.stdout
+
+
+def test_the_hint_says_when_it_kept_a_move_it_tried_less():
+    """With ``confidence`` the search may keep its prior's move though another
+    was tried more and did better: the hint says so instead of calling its
+    move the one tried most."""
+    from cardcore.players import _why_this
+
+    table = Table(REGISTRY.game("carrousel"), 2)
+    _match, state, _seat = next(iter(_decisions(table, 1, 1)))
+    kept, other = tuple(table.legal_moves(state))[:2]
+    less = str(_why_this(table, kept, [(other, 30, 5.0), (kept, 10, 3.0)]))
+    assert "too few imagined deals to be sure" in less and "tried most" not in less
+    most = str(_why_this(table, kept, [(kept, 30, 3.0), (other, 10, 5.0)]))
+    assert "the move I tried most" in most and "2.0 points better" in most
