@@ -728,11 +728,15 @@ def advise(
     why in a line. The search (``ismcts``, over deals imagined by
     ``decision.sample``) gives the points it expects for the moves it tried most;
     without it, ``fallback`` (the game's greedy bot) names its move. Also the
-    search's estimates: (move, deals tried, mean points) of its top moves."""
+    search's estimates: (move, deals tried, mean points) of its three moves tried
+    most, and of the move it plays when that is not one of them."""
     if "hard" in table.player_kinds and decision is not None:
         search: Any = table.player_kinds["hard"](table, seat, random.Random(0))
         move = search.choose(observation if search.needs_observation else None, moves, decision)
-        rows = search.estimates()[:3] if hasattr(search, "estimates") else []
+        every = search.estimates() if hasattr(search, "estimates") else []
+        rows = every[:3]
+        if all(m != move for m, _n, _p in rows):
+            rows += [r for r in every if r[0] == move]  # a kept move tried less (``confidence``)
         return move, _why_this(table, move, rows), rows
     if fallback is None:
         return None, T("this game has no bot to ask"), []

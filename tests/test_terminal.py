@@ -41,6 +41,15 @@ def test_a_hint_names_the_bots_move():
     assert "ismcts" not in out.split("hint:")[1]
 
 
+def test_a_hint_says_when_it_kept_greedys_move_on_too_few_deals():
+    # Canasta at four players: hard leaves greedy's move only when sure (confidence=1); here
+    # the discard did better in its imagined deals, too few of them, and it keeps the meld
+    code, out = run_cli("play", "canasta", "--players", "4", "--seed", "1", input="h\nq\n")
+    hint = out.split("hint:")[1].splitlines()[0]
+    assert code == 0 and hint.startswith(" I would play meld 8♦ 8♥ 8♠: discard")
+    assert hint.endswith("points better in too few imagined deals to be sure")
+
+
 def test_save_and_resume(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "7", input="1\ns\nq\n")
