@@ -28,7 +28,12 @@ would play them, at the root without searching and in the tree without
 branching, so the budget goes to the other decisions: Canasta's draw, pile and
 discard), ``explore`` (with a rollout bot: the share of the rollout's moves
 played uniformly at random instead of the bot's, e.g. 0.25; 0, the default,
-plays the bot's every time). The rollout bots (and the prior's, in the tree) are built once per
+plays the bot's every time), ``others`` (with a prior: in the tree every other
+seat, partner or opponent, plays the move the prior bot would play at its seat,
+without branching: the tree holds the bot's own decisions only, and no other
+seat's reply is chosen by statistics gathered over the bot's own real cards,
+which that seat cannot see; a forced move does not end the walk down the tree).
+The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.
 Deterministic for a seed and an iteration budget.
@@ -82,6 +87,7 @@ class IsmctsPlayer:
         depth: int = 0,
         macro: bool = False,
         explore: float = 0,
+        others: bool = False,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -113,10 +119,13 @@ class IsmctsPlayer:
                 f"ismcts: explore={explore!r} is a share (0 to 1) of a rollout bot's moves (rollout=greedy)"
             )
         self.follows: frozenset[str] = frozenset(getattr(table.plugin, "search_follows", ()) if macro else ())
-        if (self.puct or macro) and self.prior is None:
+        self.others = bool(others)
+        if (self.puct or macro or self.others) and self.prior is None:
             from cardcore.errors import TableError
 
-            raise TableError("ismcts: puct and macro follow the prior's moves: name one (prior=greedy)")
+            raise TableError(
+                "ismcts: puct, macro and others follow the prior's moves: name one (prior=greedy)"
+            )
         if not 0 <= self.puct < 1:
             from cardcore.errors import TableError
 
@@ -188,7 +197,9 @@ class IsmctsPlayer:
         node = root
         path = [root]
         first = True
-        tree = self._tree_policy() if self.puct or self.follows else None
+        tree = self._tree_policy() if self.puct or self.follows or self.others else None
+        others = self.others
+        seat = self.seat
         # selection and expansion: one tree for the bot's information set
         while not table.fast_is_deal_over(state):
             moves = table.fast_legal_moves(state)
@@ -203,8 +214,8 @@ class IsmctsPlayer:
                 first = False
             else:
                 liked = tree(state, moves) if tree is not None else None
-                if liked is not None and liked.kind in self.follows:
-                    moves = [liked]  # the game's bot plays it, the search does not branch (macro)
+                if liked is not None and (liked.kind in self.follows or (others and state.to_act != seat)):
+                    moves = [liked]  # the game's bot plays it, the search does not branch (macro, others)
             for m in moves:
                 child = node.children.get(m)
                 if child is not None:
@@ -223,6 +234,17 @@ class IsmctsPlayer:
                 path.append(node)
                 continue
             fresh = [m for m in moves if m not in node.children]
+            if others and len(moves) == 1:
+                # a move nobody chooses (the prior's at another seat, or the only one): the walk goes on
+                move = moves[0]
+                child = node.children.get(move)
+                if child is None:
+                    child = node.children[move] = _Node()
+                    child.available = 1
+                node = child
+                table.fast_apply_move(state, move)
+                path.append(node)
+                continue
             if fresh:
                 if liked in fresh and (node is not root or hint is not None):
                     move = liked  # the prior's move is tried first

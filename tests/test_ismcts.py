@@ -233,3 +233,39 @@ def test_explore_needs_a_rollout_bot_and_is_a_share():
     assert code == 2 and "explore=0.3" in out and "rollout=greedy" in out
     code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:explore=2,rollout=greedy")
     assert code == 2 and "explore=2" in out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_others_leave_the_other_seats_moves_to_the_prior(registry, game):
+    """With ``others``, no other seat's reply in the tree is chosen by the
+    statistics of the bot's own imagined deals: only the bot's own decisions
+    are (``_mine`` is asked before every choice by statistics)."""
+    import random
+
+    from cardcore.decision import Decision
+    from cardcore.ismcts import IsmctsPlayer
+
+    table, match, state, seat, moves, observation = _a_choice(registry, game)
+    asked: list[int] = []
+
+    class Watched(IsmctsPlayer):
+        def _mine(self, state):
+            asked.append(state.to_act)
+            return super()._mine(state)
+
+    def search(**options):
+        asked.clear()
+        bot = Watched(table, seat, random.Random(2), iterations=150, prior="greedy", **options)
+        move = bot.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
+        return move, sorted((str(m), n) for m, n, _ in bot.estimates()), set(asked)
+
+    plain, first, again = search(), search(others=True), search(others=True)
+    assert first == again  # deterministic for a seed and a budget
+    assert plain[2] - {seat}, "the plain tree chooses the others' replies (the test could not fail)"
+    assert first[2] <= {seat}
+    assert sum(n for _, n in first[1]) == 150
+
+
+def test_others_need_a_prior():
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:others=true")
+    assert code == 2 and "name one (prior=greedy)" in out
