@@ -206,6 +206,18 @@ class TableSpec:
         """
 
     @hookspec(firstresult=True)
+    def cardcore_score_position(self, state: DealState) -> list[SideScore] | None:
+        """Return the points each side holds in a deal that is not over, in side order.
+
+        Called by a search that stops a playout before the deal's end
+        (``ismcts``'s ``depth``, through ``Table.score_position``), on an
+        imagined state it may change. None: no opinion; then the deal is
+        finished as it stands (``cardcore_finish_deal``) and scored
+        (``cardcore_score_deal``), which suits a game whose tidying gives
+        nobody what play would still decide.
+        """
+
+    @hookspec(firstresult=True)
     def cardcore_is_match_over(self, match: Match) -> bool | None:
         """Return True when the match is over after its last finished deal.
 

@@ -336,8 +336,7 @@ class IsmctsPlayer:
                 move = policy(state, moves)
             table.fast_apply_move(state, move)
             steps += 1
-        table.finish_deal(state)
-        points = [s.points for s in table.score_deal(state)]
+        points = [s.points for s in table.score_position(state)]
         mine = table.side_of[self.seat]
         others = [p for i, p in enumerate(points) if i != mine]
         diff = points[mine] - (sum(others) / len(others) if others else 0)

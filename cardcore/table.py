@@ -228,6 +228,16 @@ class Table:
     def score_deal(self, state: DealState) -> list[SideScore]:
         return self.hook.cardcore_score_deal(state=state)  # type: ignore[no-any-return]
 
+    def score_position(self, state: DealState) -> list[SideScore]:
+        """The points each side holds in ``state`` (a deal over or not), for a
+        search; ``state`` may be changed (``cardcore_score_position``)."""
+        if not self.fast_is_deal_over(state):
+            held = self.hook.cardcore_score_position(state=state)
+            if held is not None:
+                return held  # type: ignore[no-any-return]
+        self.finish_deal(state)
+        return self.score_deal(state)
+
     def sample_state(self, state: DealState, seat: int, rng: random.Random) -> DealState:
         """``state`` as ``seat`` may imagine it (``cardcore_sample_state``)."""
         return self.hook.cardcore_sample_state(state=state, seat=seat, rng=rng)  # type: ignore[no-any-return]

@@ -578,3 +578,25 @@ def test_illegal_moves_name_the_rule(registry, name, move, reason):
     with pytest.raises(IllegalMoveError, match=reason):
         t.apply(s, move)
     assert t.dump_state(s) == before  # nothing changed
+
+
+def test_a_search_scores_a_deal_not_over_without_the_end_s_sweep(registry):
+    """A playout stopped mid-deal (``ismcts`` ``depth``) scores the piles as they
+    stand: the table's cards go to the last capturer only at the deal's end
+    (C11), and mid-deal they are still to be fought for."""
+    table = Table.from_names(registry, "carrousel", 2)
+    match = table.new_match(5)
+    state = match.start_deal()
+    rng = random.Random(5)
+    while state.last_capture is None or not state.board:
+        state = table.apply(state, rng.choice(table.legal_moves(state)))
+    held, swept = state.clone(), state.clone()
+    scores = table.score_position(held)
+    assert held.board == state.board and scores == table.score_deal(state)  # nothing swept
+    table.finish_deal(swept)
+    assert not swept.board and sum(map(len, swept.piles)) > sum(map(len, held.piles))
+    while not table.is_deal_over(state):  # at the deal's end: C11's sweep, then the score
+        state = table.apply(state, rng.choice(table.legal_moves(state)))
+    over, ended = state.clone(), state.clone()
+    table.finish_deal(ended)
+    assert table.score_position(over) == table.score_deal(ended)

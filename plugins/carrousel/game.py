@@ -302,6 +302,13 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         ]
 
     @hookimpl
+    def cardcore_score_position(self, state: CarrouselState) -> list[SideScore]:
+        """A deal not over, for a search: the piles as they stand; the cards on
+        the table are nobody's yet (C11 gives them to the last capturer only
+        when the deal ends: mid-deal they are still to be fought for)."""
+        return self.cardcore_score_deal(state)
+
+    @hookimpl
     def cardcore_is_match_over(self, match: Match) -> bool:
         """C13: over when a side has reached the target and the highest total is single."""
         scores = match.scores
