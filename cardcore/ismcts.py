@@ -21,7 +21,8 @@ plays the move tried most), ``puct`` (with a prior: select by PUCT at every
 node of the tree, the prior bot's move at that node holding this share of the
 prior mass, e.g. 0.5; 0, the default, is UCT with the prior at the root only),
 ``depth`` (score a rollout's position as it stands after that many moves —
-the points each side holds — instead of playing the deal out; 0, the default,
+the points each side holds, ``Table.score_position`` — instead of playing the
+deal out; 0, the default,
 plays it out), ``macro`` (with a prior: the moves of the kinds the game lists
 in ``GamePlugin.search_follows`` — Canasta's melds — are played as the prior
 would play them, at the root without searching and in the tree without
