@@ -1128,7 +1128,7 @@ def simulate(
             deals=deals,
             matches=matches,
             log=log_file,
-            progress=not as_json and sys.stderr.isatty(),
+            progress=sys.stderr.isatty(),  # on stderr: --json's stdout stays JSON
             jobs=jobs,
             backend=backend,
             address=address,
@@ -1240,7 +1240,7 @@ def arena(
         seed,
     )
     total = deals * len(pairings(spec.bots))
-    if as_json or not sys.stderr.isatty():
+    if not sys.stderr.isatty():  # the bar is on stderr: with --json too, stdout stays JSON
         summary = run(spec, deals, jobs or os.cpu_count() or 1, backend=backend, address=address)
     else:
         with click.progressbar(
@@ -1361,7 +1361,7 @@ def study(
             out=out,
             bot=bot,
             search_bot=search_bot,
-            progress=not as_json and sys.stderr.isatty(),
+            progress=sys.stderr.isatty(),  # on stderr: --json's stdout stays JSON
             registry=registry(),
             config=config_path,
         )

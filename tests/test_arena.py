@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from conftest import cli_json, run_cli
 
@@ -87,3 +89,22 @@ def test_ray_backend_gives_the_same_results():
             row.pop("seconds_per_decision")
             row["ms_per_decision"].pop("median"), row["ms_per_decision"].pop("p95")
     assert local == on_ray and local["bots"][0]["ms_per_decision"]["decisions"] > 0
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+def test_json_keeps_stdout_json_and_the_bar_on_a_terminal_s_stderr():
+    import json
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    main, other = pty.openpty()
+    command = [str(Path(sys.executable).parent / "cardcore"), "arena", "carrousel", "--players", "2"]
+    command += ["--bot", "greedy", "--bot", "random", "--deals", "6", "--seed", "1", "--json"]
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=other, text=True, timeout=120)
+    os.close(other)
+    shown = os.read(main, 65536).decode(errors="replace")
+    os.close(main)
+    assert done.returncode == 0 and json.loads(done.stdout)["deals"] == 6
+    assert "carrousel arena" in shown and "100%" in shown
