@@ -313,7 +313,8 @@ class IsmctsPlayer:
 
     def estimates(self) -> list[tuple[Move, int, float]]:
         """The last decision's root moves, most tried first: (move, tries,
-        the mean margin in points its deals ended with)."""
+        the mean margin in points where its imagined deals were scored: their
+        end, or ``depth`` moves on)."""
         root = getattr(self, "last_root", None)
         if root is None:
             return []

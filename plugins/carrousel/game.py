@@ -92,17 +92,15 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
     domain = "carrousel"  # its catalog (plugins/carrousel/words.py)
     bots = {"greedy": "cardcore_plugins.carrousel.bots:GreedyPlayer"}
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
-    # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
+    # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check);
+    # its playouts stop after ten moves and score the piles as they stand (depth=10,
+    # cardcore_score_position): cheaper, so more imagined deals a decision (docs/BOTS.md)
     levels = {
-        "hard": {
-            2: "ismcts:iterations=400,prior=greedy,rollout=greedy",
-            3: "ismcts:iterations=400,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=400,prior=greedy,rollout=greedy",
-        },
+        "hard": {n: "ismcts:iterations=700,prior=greedy,rollout=greedy,depth=10" for n in (2, 3, 4)},
         "expert": {
-            2: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
-            3: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
+            2: "ismcts:iterations=3000,prior=greedy,rollout=greedy,depth=10",
+            3: "ismcts:iterations=2500,prior=greedy,rollout=greedy,depth=10",
+            4: "ismcts:iterations=2500,prior=greedy,rollout=greedy,depth=10",
         },
     }
     card_kind = "trail"  # a card typed alone, when no move plays it
