@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +38,15 @@ def first_frames(http: Any, made: dict[str, Any], stack: contextlib.ExitStack) -
     inbox: queue.Queue[Any] = queue.Queue()
     tokens = [made["watch"].rsplit("/", 1)[1], *(s["link"].rsplit("/", 1)[1] for s in made["seats"])]
     clients = [Client(http, t, inbox, stack) for t in tokens]
+    # each client's own frames (its reader thread keeps them): waiting on the shared inbox
+    # for one client would drop another's first frame that came before it (seen on CI)
+    deadline = time.monotonic() + WAIT
     out = []
     for c in clients:
-        _, frame = wait_for(inbox, lambda got, f, c=c: got is c and f["view"] is not None)
-        out.append(frame)
+        while not any(f["view"] is not None for f in c.frames):
+            assert time.monotonic() < deadline, "a first frame never came"
+            time.sleep(0.01)
+        out.append(next(f for f in c.frames if f["view"] is not None))
     return out
 
 
