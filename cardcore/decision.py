@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardcore.game import DealState, Observation
+from cardcore.game import DealState, Observation, redeal_unseen
 from cardcore.i18n import T
 from cardcore.moves import Move, laid_cards, relaid
 
@@ -130,8 +130,13 @@ class Decision:
         self.view = view  # the spectators' view now (None unless a listener wants views)
         self.can_undo = False
 
-    def sample(self, rng: random.Random) -> DealState:
-        """The deal as this seat may imagine it: what it cannot see redealt."""
+    def sample(self, rng: random.Random, plain: bool = False) -> DealState:
+        """The deal as this seat may imagine it: what it cannot see redealt,
+        as the game's ``cardcore_sample_state`` keeps what the public history
+        shows; ``plain``: the core's plain redeal (``redeal_unseen``), which
+        ignores that history, to measure what it is worth."""
+        if plain:
+            return redeal_unseen(self._state, self.seat, rng)
         return self.table.sample_state(self._state, self.seat, rng)
 
     def explain(self, move: Move) -> str | None:

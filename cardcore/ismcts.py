@@ -33,7 +33,11 @@ plays the bot's every time), ``others`` (with a prior: in the tree every other
 seat, partner or opponent, plays the move the prior bot would play at its seat,
 without branching: the tree holds the bot's own decisions only, and no other
 seat's reply is chosen by statistics gathered over the bot's own real cards,
-which that seat cannot see; a forced move does not end the walk down the tree).
+which that seat cannot see; a forced move does not end the walk down the tree),
+``plain`` (``plain=true``: imagine deals by the core's plain redeal of the
+unseen cards, ignoring what the game reads from the public history — C8's
+build owners, Canasta's known cards, Paquet voleur's trails — to measure what
+that reading is worth).
 The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.
@@ -89,6 +93,7 @@ class IsmctsPlayer:
         macro: bool = False,
         explore: float = 0,
         others: bool = False,
+        plain: bool = False,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -121,6 +126,7 @@ class IsmctsPlayer:
             )
         self.follows: frozenset[str] = frozenset(getattr(table.plugin, "search_follows", ()) if macro else ())
         self.others = bool(others)
+        self.plain = bool(plain)
         if (self.puct or macro or self.others) and self.prior is None:
             from cardcore.errors import TableError
 
@@ -144,7 +150,8 @@ class IsmctsPlayer:
     ) -> Move:
         if len(moves) == 1 or decision is None:
             return moves[0]
-        sample = decision.sample  # the deals its seat may imagine
+        plain = self.plain
+        sample = decision.sample  # the deals its seat may imagine (plain: by the plain redeal)
         start = time.perf_counter()
         self._bots = self._tree = None  # built again for each search
         root = _Node()
@@ -159,7 +166,7 @@ class IsmctsPlayer:
                 return hint  # a move the search leaves to the game's bot (macro)
         done = 0
         while True:
-            self._iterate(root, sample(self.rng), legal, hint)
+            self._iterate(root, sample(self.rng, plain), legal, hint)
             done += 1
             if self.ms:
                 if (time.perf_counter() - start) * 1000 >= self.ms:

@@ -269,3 +269,41 @@ def test_others_leave_the_other_seats_moves_to_the_prior(registry, game):
 def test_others_need_a_prior():
     code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:others=true")
     assert code == 2 and "name one (prior=greedy)" in out
+
+
+def test_plain_imagines_deals_by_the_plain_redeal(registry):
+    """``plain=true`` ignores what the game reads from the public history: in a
+    Paquet voleur position where seat 1 trailed and so lacks 2, 5 and K (P5c),
+    the game's imagined deals never give him one, the plain redeal does; the
+    search asks for plain deals only with the option."""
+    import random
+
+    from conftest import position
+
+    from cardcore.decision import Decision
+    from cardcore.ismcts import IsmctsPlayer
+
+    table, state = position("paquet_voleur/p5c_lacks.yaml", registry)
+    match = table.new_match(1)
+    lacked = {2, 5, 13}
+    decision = Decision(table, match, state, 0, 1, 0)
+    rng = random.Random(4)
+    inferred = [decision.sample(rng) for _ in range(60)]
+    plain = [decision.sample(rng, plain=True) for _ in range(60)]
+    assert not any(c.rank in lacked for s in inferred for c in s.hands[1])
+    assert any(c.rank in lacked for s in plain for c in s.hands[1])
+    assert all(sorted(s.hands[0]) == sorted(state.hands[0]) for s in plain)
+
+    asked: list[bool] = []
+
+    class Watched(Decision):
+        def sample(self, rng, plain=False):
+            asked.append(plain)
+            return super().sample(rng, plain)
+
+    moves = tuple(table.legal_moves(state))
+    for option in (False, True):
+        asked.clear()
+        bot = IsmctsPlayer(table, 0, random.Random(2), iterations=30, plain=option)
+        bot.choose(table.observe(state, 0), moves, Watched(table, match, state.clone(), 0, 1, 0))
+        assert asked == [option] * 30

@@ -101,6 +101,53 @@ def test_p5c_trail_only_when_nothing_else():
     assert [m["text"] for m in moves] == ["9C trails", "4H trails"]
 
 
+def test_p5c_a_trail_tells_every_seat_the_ranks_the_trailer_lacks(registry):
+    """P5c: he trails only when no card of his can pair or steal, so the cards
+    he keeps have none of the table's ranks nor of an opponent's top (not his
+    own side's: P5b). Public, in the position's JSON, and read back."""
+    t, s = position("paquet_voleur/p5_trail_only.yaml", registry)
+    t.apply(s, Move("trail", card("9C")))
+    assert s.lacks[0] == frozenset({5, 13, 2})  # 5C, KD on the table; side 1's top 2C; not his own 9D
+    assert s.lacks[1] == frozenset()
+    data = t.dump_state(s)
+    assert data["lacks"] == {"0": ["2", "5", "K"]}
+    again = t.load_state(data)
+    assert again.lacks == s.lacks and t.dump_state(again) == data
+
+
+def test_p5c_what_a_seat_lacks_is_forgotten_when_new_cards_come(registry):
+    """P6: new cards go only to empty hands, so nothing is known of them."""
+    import yaml
+
+    from cardcore.position import position_from_data
+
+    raw = yaml.safe_load((PV / "p6_redeal.yaml").read_text())
+    raw["lacks"] = {"0": ["K"], "1": ["9"]}
+    t, s = position_from_data(raw, registry)
+    t.apply(s, Move("pair", card("5H"), (card("5C"),)))  # the last card: a redeal (P6)
+    assert s.lacks == [frozenset()] * 3
+
+
+def test_p5c_lacks_in_a_position_file_are_checked(registry):
+    """A position's ``lacks`` cannot name a rank its seat holds, nor a rank that is none."""
+    import yaml
+
+    from cardcore.errors import CardcoreError
+    from cardcore.position import position_from_data
+
+    raw = yaml.safe_load((PV / "p5c_lacks.yaml").read_text())
+    t, s = position_from_data(raw, registry)
+    assert s.lacks[1] == frozenset({2, 5, 13})
+    for lacks, error in (
+        ({"1": ["7"]}, "lacks: seat 1 holds 7S, of a rank it lacks"),
+        ({"1": ["Z"]}, "lacks: 'Z' is not a rank"),
+        ({"2": ["5"]}, "lacks"),
+        (["5"], "lacks: expected a mapping of seats to ranks"),
+    ):
+        with pytest.raises(CardcoreError, match=error):
+            position_from_data({**raw, "lacks": lacks}, registry)
+
+
 def test_p5_illegal_trail_names_the_rule(registry):
     t, s = position("paquet_voleur/p5_pair_steal.yaml", registry)
     with pytest.raises(IllegalMoveError, match=r"P5c"):

@@ -5,7 +5,8 @@ after pile pickups and 3-player partnerships included), the kit's
 everything public where it is, keeps the other hands' and the stock's sizes,
 changes nothing of the real state, and samples vary; here too, what is
 particular to a game: the cards the seat knows an opponent holds kept
-(Canasta), the asker of "May I go out?" able to (N12), build owners (C8)."""
+(Canasta), the asker of "May I go out?" able to (N12), build owners (C8),
+the ranks a seat that trailed lacks (Paquet voleur, P5c)."""
 
 from __future__ import annotations
 
@@ -113,3 +114,41 @@ def test_carrousel_build_owners_hold_a_card_of_its_value_in_every_sample(registr
                 moves = t.legal_moves(state)
                 t.apply(state, bots[seat].choose(t.observe(state, seat), tuple(moves)), moves)
     assert owed > 20
+
+
+@pytest.mark.parametrize("tries", [50, 0])
+def test_paquet_voleur_a_seat_that_trailed_holds_none_of_the_ranks_it_lacks(registry, monkeypatch, tries):
+    """P5c: a seat that trailed holds none of the ranks then on the table or on
+    an opponent's top, until new cards come (``lacks``): true of the real deal
+    at every decision (with the house rules too), and of every deal another
+    seat imagines; every card once, the sizes kept. With no shuffle left to
+    try, a plain redeal (still every card once)."""
+    from cardcore_plugins.paquet_voleur import game as pv_game
+
+    monkeypatch.setattr(pv_game, "SAMPLE_TRIES", tries)
+    bound = 0
+    for players, rules in ((2, ()), (3, ()), (4, ("paquet_voleur.take_all_of_rank",))):
+        t = Table.from_names(registry, "paquet_voleur", players, house_rules=list(rules))
+        bots = make_players(t, ["greedy"] * players, 5)
+        rng = random.Random(3)
+        for seed in range(4):
+            state = t.new_match(seed).start_deal()
+            while not t.is_deal_over(state):
+                seat = state.to_act
+                for s, hand in enumerate(state.hands):
+                    assert not any(c.rank in state.lacks[s] for c in hand)  # the inference is sound
+                lacking = [s for s in range(players) if s != seat and state.lacks[s] and state.hands[s]]
+                for _ in range(4 if lacking else 0):
+                    sample = t.sample_state(state, seat, rng)
+                    if tries:
+                        for s in lacking:
+                            assert not any(c.rank in state.lacks[s] for c in sample.hands[s])
+                            bound += 1
+                    cards = t.state_cards(sample)
+                    assert len({id(c) for c in cards}) == len(cards) == len(t.deck)
+                    assert sample.hands[seat] == state.hands[seat]
+                    assert [len(h) for h in sample.hands] == [len(h) for h in state.hands]
+                    assert len(sample.stock) == len(state.stock)
+                moves = t.legal_moves(state)
+                t.apply(state, bots[seat].choose(t.observe(state, seat), tuple(moves)), moves)
+    assert bound > 20 or not tries

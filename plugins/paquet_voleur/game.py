@@ -7,9 +7,18 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardcore.cards import Card
+from cardcore.cards import RANKS, Card
 from cardcore.deck import DeckSpec, cut, deal_more, deal_rounds, shuffled
-from cardcore.game import DealState, GamePlugin, GameSpec, Observation, SideScore, rules_page
+from cardcore.game import (
+    DealState,
+    GamePlugin,
+    GameSpec,
+    Observation,
+    PositionError,
+    SideScore,
+    redeal_unseen,
+    rules_page,
+)
 from cardcore.hookspecs import hookimpl
 from cardcore.i18n import NP_, Side
 from cardcore.match import Match
@@ -29,6 +38,7 @@ from cardcore.state import (
     slots,
     value,
 )
+from cardcore.state import Field as StateField
 from cardcore.table import Table
 from cardcore_plugins.paquet_voleur.features import features
 from cardcore_plugins.paquet_voleur.words import T, Tn
@@ -37,6 +47,8 @@ NAME = "paquet_voleur"
 HAND = 4  # P4: four cards each
 BOARD = 4  # P4: one table card per round of dealing
 MIN_CUT = 5  # P3: at least five cards in each part of the cut
+#: shuffles tried for an imagined deal that agrees with every seat's ``lacks``
+SAMPLE_TRIES = 50
 
 
 class Options(BaseModel):
@@ -50,12 +62,45 @@ class Options(BaseModel):
     deals: int = Field(default=1, ge=1, description=T("deals per match, card counts added up (P8)"))
 
 
+def _dump_lacks(lacks: list[frozenset[int]]) -> dict[str, list[str]]:
+    return {str(i): [RANKS[r - 1] for r in sorted(ranks)] for i, ranks in enumerate(lacks) if ranks}
+
+
+def _read_lacks(r: PositionReader, key: str, s: DealState) -> list[frozenset[int]]:
+    """Per seat, the ranks it is known not to hold: ``{"1": ["5", "K"]}``."""
+    n = r.table.players
+    out: list[frozenset[int]] = [frozenset()] * n
+    raw = r.get(key, {})
+    if not isinstance(raw, dict):
+        # i18n: an error in a position file; {field}: where in the file (keep it as it is)
+        raise PositionError(T("{field}: expected a mapping of seats to ranks", field=key))
+    for k, listed in raw.items():
+        seat = r.index(key, k, n, "seat", key=True)
+        ranks = set()
+        for name in listed if isinstance(listed, list) else [listed]:
+            text = str(name).upper()
+            if text not in RANKS:
+                # i18n: an error in a position file; {field}: where in the file; {name}: what it lists
+                raise PositionError(
+                    T("{field}: {name} is not a rank (A, 2 … 10, J, Q, K)", field=key, name=repr(name))
+                )
+            ranks.add(RANKS.index(text) + 1)
+        out[seat] = frozenset(ranks)
+    return out
+
+
 class PVState(DealState):
     """A deal of Paquet voleur.
 
     ``board`` is the table (cards face up, in the order they came), ``piles``
     one pile per side, bottom first (the top is the last card), ``last_taker``
     the side that last paired or stole (for the house rule of P7).
+    ``lacks`` holds, per seat, the ranks every seat knows are not in his
+    hand: P5c lets him trail only when no card of his can pair or steal, so
+    when he trails, the cards he keeps have none of the table's ranks nor
+    of an opponent's pile's top. It is public (everyone saw the trail) and
+    emptied when new cards are dealt (P6: only to empty hands); the search's
+    imagined deals keep it (``cardcore_sample_state``).
     """
 
     FIELDS = (
@@ -66,15 +111,25 @@ class PVState(DealState):
         STOCK,
         side_cards("piles"),
         value("last_taker", read=side_or_none),
+        StateField("lacks", "list", per="seat", default=frozenset(), dump=_dump_lacks, read=_read_lacks),
     )
     __slots__ = slots(FIELDS)
 
     board: list[Card]
     piles: list[list[Card]]
     last_taker: int | None
+    lacks: list[frozenset[int]]
 
     def check_position(self, r: PositionReader) -> None:
         check_to_act_holds(self)
+        for seat, ranks in enumerate(self.lacks):
+            held = [c for c in self.hands[seat] if c.rank in ranks]
+            if held:
+                # i18n: an error in a position file: {card} is in the hand of {seat}, whose "lacks"
+                # says it holds no card of that rank (keep "lacks" as it is: the file's key)
+                raise PositionError(
+                    T("lacks: seat {seat} holds {card}, of a rank it lacks", seat=seat, card=held[0])
+                )
 
 
 def deal_round(state: PVState) -> None:
@@ -82,6 +137,7 @@ def deal_round(state: PVState) -> None:
     left, as far as the stock goes; then turn up to four table cards if the table is empty."""
     stock = state.stock
     deal_more(state.hands, stock, state.dealer, HAND)
+    state.lacks = [frozenset()] * len(state.hands)  # new cards: nothing known of them
     if not state.board:
         take = min(BOARD, len(stock))
         state.board.extend(stock[:take])
@@ -241,7 +297,15 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         state.hands[seat].remove(card)
         kind = move.kind
         if kind == "trail":
-            state.board.append(card)
+            # P5c: he trails only when none of his cards can pair or steal, so those he keeps
+            # have none of the table's ranks nor of an opponent's top: public, for the search
+            board = state.board
+            lacks = {t.rank for t in board}
+            for s, pile in enumerate(state.piles):
+                if s != side and pile:
+                    lacks.add(pile[-1].rank)
+            state.lacks[seat] = state.lacks[seat] | lacks
+            board.append(card)
         else:
             pile = state.piles[side]
             if kind == "pair":
@@ -256,6 +320,17 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
             state.last_taker = side
         advance(state)
         return state
+
+    @hookimpl
+    def cardcore_sample_state(self, state: PVState, seat: int, rng: random.Random) -> PVState:
+        """The other hands and the stock redealt in their sizes, each other
+        seat's hand without the ranks it is known to lack (``PVState.lacks``,
+        P5c): the imagined deals are those that agree with what every seat
+        saw, each as likely as any other in two-player play."""
+        lacks = state.lacks
+        if not any(ranks for s, ranks in enumerate(lacks) if s != seat):
+            return redeal_unseen(state, seat, rng)  # type: ignore[return-value]
+        return _redeal_lacking(state, seat, rng)
 
     @hookimpl
     def cardcore_is_deal_over(self, state: PVState) -> bool:
@@ -321,6 +396,51 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
             # i18n: to trail: to lay {card} on the table without taking anything (P5c)
             return T("{card} trails", card=c)
         return None
+
+
+def _redeal_lacking(state: PVState, seat: int, rng: random.Random) -> PVState:
+    """``cardcore_sample_state`` when some other seat lacks ranks: the unseen
+    cards shuffled, each seat that lacks ranks dealt the first cards it may
+    hold, the other hands and the stock the rest in their order (after
+    ``SAMPLE_TRIES`` shuffles that leave a seat short, which the real deal
+    shows possible but a bad order can do with three or four players: a
+    plain redeal)."""
+    sample = state.clone()
+    hands = sample.hands
+    others = [s for s in range(len(hands)) if s != seat]
+    pool = [c for s in others for c in hands[s]]
+    pool += sample.stock
+    bound = [s for s in others if state.lacks[s] and hands[s]]
+    for _try in range(SAMPLE_TRIES):
+        rng.shuffle(pool)
+        left = pool
+        dealt: dict[int, list[Card]] = {}
+        for s in bound:
+            no = state.lacks[s]
+            need = len(hands[s])
+            got: list[Card] = []
+            rest: list[Card] = []
+            for c in left:
+                if len(got) < need and c.rank not in no:
+                    got.append(c)
+                else:
+                    rest.append(c)
+            if len(got) < need:
+                break
+            dealt[s] = got
+            left = rest
+        else:
+            at = 0
+            for s in others:
+                if s in dealt:
+                    hands[s][:] = dealt[s]
+                else:
+                    n = len(hands[s])
+                    hands[s][:] = left[at : at + n]
+                    at += n
+            sample.stock[:] = left[at:]
+            return sample
+    return redeal_unseen(state, seat, rng)  # type: ignore[return-value]
 
 
 def moves_list(texts: list[str]) -> str:
