@@ -62,21 +62,26 @@ class Options(BaseModel):
     deals: int = Field(default=1, ge=1, description=T("deals per match, card counts added up (P8)"))
 
 
-def _dump_lacks(lacks: list[frozenset[int]]) -> dict[str, list[str]]:
-    return {str(i): [RANKS[r - 1] for r in sorted(ranks)] for i, ranks in enumerate(lacks) if ranks}
+def ranks_of(mask: int) -> list[int]:
+    """The ranks (1 = ace … 13 = king) a ``lacks`` entry holds: bit ``r`` for rank ``r``."""
+    return [r for r in range(1, 14) if mask >> r & 1]
 
 
-def _read_lacks(r: PositionReader, key: str, s: DealState) -> list[frozenset[int]]:
+def _dump_lacks(lacks: list[int]) -> dict[str, list[str]]:
+    return {str(i): [RANKS[r - 1] for r in ranks_of(mask)] for i, mask in enumerate(lacks) if mask}
+
+
+def _read_lacks(r: PositionReader, key: str, s: DealState) -> list[int]:
     """Per seat, the ranks it is known not to hold: ``{"1": ["5", "K"]}``."""
     n = r.table.players
-    out: list[frozenset[int]] = [frozenset()] * n
+    out = [0] * n
     raw = r.get(key, {})
     if not isinstance(raw, dict):
         # i18n: an error in a position file; {field}: where in the file (keep it as it is)
         raise PositionError(T("{field}: expected a mapping of seats to ranks", field=key))
     for k, listed in raw.items():
         seat = r.index(key, k, n, "seat", key=True)
-        ranks = set()
+        mask = 0
         for name in listed if isinstance(listed, list) else [listed]:
             text = str(name).upper()
             if text not in RANKS:
@@ -84,8 +89,8 @@ def _read_lacks(r: PositionReader, key: str, s: DealState) -> list[frozenset[int
                 raise PositionError(
                     T("{field}: {name} is not a rank (A, 2 … 10, J, Q, K)", field=key, name=repr(name))
                 )
-            ranks.add(RANKS.index(text) + 1)
-        out[seat] = frozenset(ranks)
+            mask |= 1 << (RANKS.index(text) + 1)
+        out[seat] = mask
     return out
 
 
@@ -100,7 +105,9 @@ class PVState(DealState):
     when he trails, the cards he keeps have none of the table's ranks nor
     of an opponent's pile's top. It is public (everyone saw the trail) and
     emptied when new cards are dealt (P6: only to empty hands); the search's
-    imagined deals keep it (``cardcore_sample_state``).
+    imagined deals keep it (``cardcore_sample_state``). An entry is a
+    number, bit ``r`` set for rank ``r`` (``ranks_of``): cheap to update at
+    every trail of a search's playouts.
     """
 
     FIELDS = (
@@ -111,19 +118,19 @@ class PVState(DealState):
         STOCK,
         side_cards("piles"),
         value("last_taker", read=side_or_none),
-        StateField("lacks", "list", per="seat", default=frozenset(), dump=_dump_lacks, read=_read_lacks),
+        StateField("lacks", "list", per="seat", default=0, dump=_dump_lacks, read=_read_lacks),
     )
     __slots__ = slots(FIELDS)
 
     board: list[Card]
     piles: list[list[Card]]
     last_taker: int | None
-    lacks: list[frozenset[int]]
+    lacks: list[int]
 
     def check_position(self, r: PositionReader) -> None:
         check_to_act_holds(self)
-        for seat, ranks in enumerate(self.lacks):
-            held = [c for c in self.hands[seat] if c.rank in ranks]
+        for seat, mask in enumerate(self.lacks):
+            held = [c for c in self.hands[seat] if mask >> c.rank & 1]
             if held:
                 # i18n: an error in a position file: {card} is in the hand of {seat}, whose "lacks"
                 # says it holds no card of that rank (keep "lacks" as it is: the file's key)
@@ -137,7 +144,7 @@ def deal_round(state: PVState) -> None:
     left, as far as the stock goes; then turn up to four table cards if the table is empty."""
     stock = state.stock
     deal_more(state.hands, stock, state.dealer, HAND)
-    state.lacks = [frozenset()] * len(state.hands)  # new cards: nothing known of them
+    state.lacks = [0] * len(state.hands)  # new cards: nothing known of them
     if not state.board:
         take = min(BOARD, len(stock))
         state.board.extend(stock[:take])
@@ -300,11 +307,13 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
             # P5c: he trails only when none of his cards can pair or steal, so those he keeps
             # have none of the table's ranks nor of an opponent's top: public, for the search
             board = state.board
-            lacks = {t.rank for t in board}
+            mask = state.lacks[seat]
+            for t in board:
+                mask |= 1 << t.rank
             for s, pile in enumerate(state.piles):
                 if s != side and pile:
-                    lacks.add(pile[-1].rank)
-            state.lacks[seat] = state.lacks[seat] | lacks
+                    mask |= 1 << pile[-1].rank
+            state.lacks[seat] = mask
             board.append(card)
         else:
             pile = state.piles[side]
@@ -328,7 +337,7 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         P5c): the imagined deals are those that agree with what every seat
         saw, each as likely as any other in two-player play."""
         lacks = state.lacks
-        if not any(ranks for s, ranks in enumerate(lacks) if s != seat):
+        if not any(mask for s, mask in enumerate(lacks) if s != seat):
             return redeal_unseen(state, seat, rng)  # type: ignore[return-value]
         return _redeal_lacking(state, seat, rng)
 
@@ -421,7 +430,7 @@ def _redeal_lacking(state: PVState, seat: int, rng: random.Random) -> PVState:
             got: list[Card] = []
             rest: list[Card] = []
             for c in left:
-                if len(got) < need and c.rank not in no:
+                if len(got) < need and not no >> c.rank & 1:
                     got.append(c)
                 else:
                     rest.append(c)
