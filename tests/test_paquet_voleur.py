@@ -12,7 +12,7 @@ from cardcore.errors import IllegalMoveError
 from cardcore.moves import Move
 from cardcore.table import Table
 from cardcore.testing import check_random_playouts
-from cardcore_plugins.paquet_voleur.game import ranks_of
+from cardcore_plugins.paquet_voleur.state import ranks_of
 
 PV = POSITIONS / "paquet_voleur"
 

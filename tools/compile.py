@@ -6,7 +6,7 @@
 
 The modules are the games' move generation and what it calls on every
 decision (Carrousel's ``movegen``; Canasta's ``movegen``, ``finish``,
-``melds``, ``turn``), compiled **unchanged**: the Python source stays the
+``melds``, ``turn``; Paquet voleur's ``movegen``), compiled **unchanged**: the Python source stays the
 reference and the fallback. A compiled module is a file beside its source
 (``movegen.cpython-311-x86_64-linux-gnu.so``), which Python imports before the
 ``.py``; removing it (``--pure``) gives the pure build back. Each module is
@@ -36,6 +36,7 @@ HOT = (
     "canasta/finish.py",
     "canasta/melds.py",
     "canasta/turn.py",
+    "paquet_voleur/movegen.py",
 )
 SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 

@@ -1,4 +1,5 @@
-"""Paquet voleur's rules (rulings P1–P8 and later ones, listed in docs/paquet_voleur.md) as a table plugin."""
+"""Paquet voleur (rulings P1–P8 and later ones, listed in docs/paquet_voleur.md) as a table plugin: its
+hooks; the state is in ``state.py``, the engine loop (moves, apply, redeal) in ``movegen.py``."""
 
 from __future__ import annotations
 
@@ -7,14 +8,12 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardcore.cards import RANKS, Card
-from cardcore.deck import DeckSpec, cut, deal_more, deal_rounds, shuffled
+from cardcore.cards import Card
+from cardcore.deck import DeckSpec, cut, deal_rounds, shuffled
 from cardcore.game import (
-    DealState,
     GamePlugin,
     GameSpec,
     Observation,
-    PositionError,
     SideScore,
     redeal_unseen,
     rules_page,
@@ -23,29 +22,14 @@ from cardcore.hookspecs import hookimpl
 from cardcore.i18n import NP_, Side
 from cardcore.match import Match
 from cardcore.moves import Move
-from cardcore.moves import tuple_new as _new
-from cardcore.position import PositionReader
 from cardcore.seats import left_of, make_sides, right_of
-from cardcore.state import (
-    DEALER,
-    HANDS,
-    STOCK,
-    TO_ACT,
-    cards,
-    check_to_act_holds,
-    side_cards,
-    side_or_none,
-    slots,
-    value,
-)
-from cardcore.state import Field as StateField
 from cardcore.table import Table
 from cardcore_plugins.paquet_voleur.features import features
+from cardcore_plugins.paquet_voleur.movegen import HAND, apply_move, legal_moves
+from cardcore_plugins.paquet_voleur.state import PVState
 from cardcore_plugins.paquet_voleur.words import T, Tn
 
 NAME = "paquet_voleur"
-HAND = 4  # P4: four cards each
-BOARD = 4  # P4: one table card per round of dealing
 MIN_CUT = 5  # P3: at least five cards in each part of the cut
 #: shuffles tried for an imagined deal that agrees with every seat's ``lacks``
 SAMPLE_TRIES = 50
@@ -60,135 +44,6 @@ class Options(BaseModel):
         default=False, description=T("4 players in two partnerships, partners opposite (P1)")
     )
     deals: int = Field(default=1, ge=1, description=T("deals per match, card counts added up (P8)"))
-
-
-def ranks_of(mask: int) -> list[int]:
-    """The ranks (1 = ace … 13 = king) a ``lacks`` entry holds: bit ``r`` for rank ``r``."""
-    return [r for r in range(1, 14) if mask >> r & 1]
-
-
-def _dump_lacks(lacks: list[int]) -> dict[str, list[str]]:
-    return {str(i): [RANKS[r - 1] for r in ranks_of(mask)] for i, mask in enumerate(lacks) if mask}
-
-
-def _read_lacks(r: PositionReader, key: str, s: DealState) -> list[int]:
-    """Per seat, the ranks it is known not to hold: ``{"1": ["5", "K"]}``."""
-    n = r.table.players
-    out = [0] * n
-    raw = r.get(key, {})
-    if not isinstance(raw, dict):
-        # i18n: an error in a position file; {field}: where in the file (keep it as it is)
-        raise PositionError(T("{field}: expected a mapping of seats to ranks", field=key))
-    for k, listed in raw.items():
-        seat = r.index(key, k, n, "seat", key=True)
-        mask = 0
-        for name in listed if isinstance(listed, list) else [listed]:
-            text = str(name).upper()
-            if text not in RANKS:
-                # i18n: an error in a position file; {field}: where in the file; {name}: what it lists
-                raise PositionError(
-                    T("{field}: {name} is not a rank (A, 2 … 10, J, Q, K)", field=key, name=repr(name))
-                )
-            mask |= 1 << (RANKS.index(text) + 1)
-        out[seat] = mask
-    return out
-
-
-class PVState(DealState):
-    """A deal of Paquet voleur.
-
-    ``board`` is the table (cards face up, in the order they came), ``piles``
-    one pile per side, bottom first (the top is the last card), ``last_taker``
-    the side that last paired or stole (for the house rule of P7).
-    ``lacks`` holds, per seat, the ranks every seat knows are not in his
-    hand: P5c lets him trail only when no card of his can pair or steal, so
-    when he trails, the cards he keeps have none of the table's ranks nor
-    of an opponent's pile's top. It is public (everyone saw the trail) and
-    emptied when new cards are dealt (P6: only to empty hands); the search's
-    imagined deals keep it (``cardcore_sample_state``). An entry is a
-    number, bit ``r`` set for rank ``r`` (``ranks_of``): cheap to update at
-    every trail of a search's playouts.
-    """
-
-    FIELDS = (
-        DEALER,
-        TO_ACT,
-        HANDS,
-        cards("board", key="table"),
-        STOCK,
-        side_cards("piles"),
-        value("last_taker", read=side_or_none),
-        StateField("lacks", "list", per="seat", default=0, dump=_dump_lacks, read=_read_lacks),
-    )
-    __slots__ = slots(FIELDS)
-
-    board: list[Card]
-    piles: list[list[Card]]
-    last_taker: int | None
-    lacks: list[int]
-
-    def check_position(self, r: PositionReader) -> None:
-        check_to_act_holds(self)
-        for seat, mask in enumerate(self.lacks):
-            held = [c for c in self.hands[seat] if mask >> c.rank & 1]
-            if held:
-                # i18n: an error in a position file: {card} is in the hand of {seat}, whose "lacks"
-                # says it holds no card of that rank (keep "lacks" as it is: the file's key)
-                raise PositionError(
-                    T("lacks: seat {seat} holds {card}, of a rank it lacks", seat=seat, card=held[0])
-                )
-
-
-def deal_round(state: PVState) -> None:
-    """P6: four cards to each player, one at a time clockwise from the dealer's
-    left, as far as the stock goes; then turn up to four table cards if the table is empty."""
-    stock = state.stock
-    deal_more(state.hands, stock, state.dealer, HAND)
-    state.lacks = [0] * len(state.hands)  # new cards: nothing known of them
-    if not state.board:
-        take = min(BOARD, len(stock))
-        state.board.extend(stock[:take])
-        del stock[:take]
-
-
-def legal_moves(state: PVState) -> list[Move]:
-    """P5: pair or steal with any hand card; trail only when neither is possible."""
-    seat = state.to_act
-    hand = state.hands[seat]
-    mine = state.table.side_of[seat]
-    board = state.board
-    tops = [
-        (side, pile)
-        for side, pile in enumerate(state.piles)
-        if side != mine and pile  # P5b: not his own pile, not his partner's
-    ]
-    moves = []
-    for c in hand:
-        rank = c.rank
-        for t in board:
-            if t.rank == rank:  # P2: only ranks matter
-                moves.append(_new(Move, ("pair", c, (t,), ())))
-        for side, pile in tops:
-            if pile[-1].rank == rank:
-                moves.append(_new(Move, ("steal", c, tuple(pile), (("from", side),))))
-    if moves:
-        return moves
-    return [_new(Move, ("trail", c, (), ())) for c in hand]  # P5c
-
-
-def advance(state: PVState) -> None:
-    """Pass the turn clockwise, redealing when every hand is empty (P6)."""
-    hands = state.hands
-    n = len(hands)
-    start = state.to_act + 1
-    if state.stock and not any(hands):
-        deal_round(state)
-        start = state.dealer + 1  # P6a: the player left of the dealer plays first
-    for step in range(n):
-        seat = (start + step) % n
-        if hands[seat]:
-            state.to_act = seat
-            return
 
 
 class PaquetVoleur(GamePlugin[Options, PVState]):
@@ -297,38 +152,7 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
 
     @hookimpl
     def cardcore_apply_move(self, state: PVState, move: Move) -> PVState:
-        seat = state.to_act
-        side = state.table.side_of[seat]
-        card = move.card
-        assert card is not None  # every Paquet voleur move plays a card
-        state.hands[seat].remove(card)
-        kind = move.kind
-        if kind == "trail":
-            # P5c: he trails only when none of his cards can pair or steal, so those he keeps
-            # have none of the table's ranks nor of an opponent's top: public, for the search
-            board = state.board
-            mask = state.lacks[seat]
-            for t in board:
-                mask |= 1 << t.rank
-            for s, pile in enumerate(state.piles):
-                if s != side and pile:
-                    mask |= 1 << pile[-1].rank
-            state.lacks[seat] = mask
-            board.append(card)
-        else:
-            pile = state.piles[side]
-            if kind == "pair":
-                for t in move.takes:
-                    state.board.remove(t)
-                pile.extend(move.takes)
-            else:  # steal: the whole pile onto his own
-                src = state.piles[move.get("from")]
-                pile.extend(src)
-                src.clear()
-            pile.append(card)  # his own card on top (P5a, P5b)
-            state.last_taker = side
-        advance(state)
-        return state
+        return apply_move(state, move)
 
     @hookimpl
     def cardcore_sample_state(self, state: PVState, seat: int, rng: random.Random) -> PVState:

@@ -11,8 +11,8 @@ from collections.abc import Generator
 from cardcore.game import HouseRuleSpec, house_rules_hook
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move
-from cardcore_plugins.paquet_voleur.game import PVState
 from cardcore_plugins.paquet_voleur.moves import pair
+from cardcore_plugins.paquet_voleur.state import PVState
 from cardcore_plugins.paquet_voleur.words import T
 
 
