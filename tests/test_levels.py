@@ -188,3 +188,35 @@ def test_the_hint_says_when_it_kept_a_move_it_tried_less():
     assert "too few imagined deals to be sure" in less and "tried most" not in less
     most = str(_why_this(table, kept, [(kept, 30, 3.0), (other, 10, 5.0)]))
     assert "the move I tried most" in most and "2.0 points better" in most
+
+
+def test_the_clairvoyant_benchmark_sees_every_hand(registry):
+    """``benchmarks/clairvoyant.py``: its bot's imagined deals hold every hand
+    as it is (only the stock shuffled), and the arena runs with it."""
+    import importlib.util
+    import json
+    import random
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from cardcore.decision import Decision
+    from cardcore.table import Table
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "clairvoyant.py"
+    spec = importlib.util.spec_from_file_location("clairvoyant", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    table = Table.from_names(registry, "paquet_voleur", 2)
+    match = table.new_match(2)
+    state = match.start_deal()
+    seen = module._Seeing(Decision(table, match, state, 0, 1, 0)).sample(random.Random(1))
+    assert seen.hands == state.hands and sorted(seen.stock) == sorted(state.stock)
+    out = subprocess.run(
+        [sys.executable, str(path), "paquet_voleur", "--players", "2", "--deals", "1", "--json",
+         "--bot", "clairvoyant:level=hard", "--bot", "normal"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert [b["bot"] for b in json.loads(out.stdout)["bots"]] == ["clairvoyant:level=hard", "normal"]
