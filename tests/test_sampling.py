@@ -149,6 +149,7 @@ def test_paquet_voleur_a_seat_that_trailed_holds_none_of_the_ranks_it_lacks(regi
                     assert sample.hands[seat] == state.hands[seat]
                     assert [len(h) for h in sample.hands] == [len(h) for h in state.hands]
                     assert len(sample.stock) == len(state.stock)
+                    assert state.reading and not (tries and sample.reading)  # playouts skip the reading
                 moves = t.legal_moves(state)
                 t.apply(state, bots[seat].choose(t.observe(state, seat), tuple(moves)), moves)
     assert bound > 20 or not tries

@@ -162,8 +162,11 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         saw, each as likely as any other in two-player play."""
         lacks = state.lacks
         if not any(mask for s, mask in enumerate(lacks) if s != seat):
-            return redeal_unseen(state, seat, rng)  # type: ignore[return-value]
-        return _redeal_lacking(state, seat, rng)
+            sample: PVState = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
+        else:
+            sample = _redeal_lacking(state, seat, rng)
+        sample.reading = False  # nothing imagines deals from it: its playouts skip the reading
+        return sample
 
     @hookimpl
     def cardcore_is_deal_over(self, state: PVState) -> bool:

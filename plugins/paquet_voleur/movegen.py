@@ -66,6 +66,17 @@ def advance(state: PVState) -> None:
             return
 
 
+def _read_trail(state: PVState, seat: int, side: int) -> None:
+    """P5c: what the trail about to be made shows of the trailer's other cards (``PVState.lacks``)."""
+    mask = state.lacks[seat]
+    for t in state.board:
+        mask |= 1 << t.rank
+    for s, pile in enumerate(state.piles):
+        if s != side and pile:
+            mask |= 1 << pile[-1].rank
+    state.lacks[seat] = mask
+
+
 def apply_move(state: PVState, move: Move) -> PVState:
     """P5: the card played pairs (P5a), steals (P5b) or trails (P5c); then the turn
     passes (P6). A trail tells every seat the ranks the trailer lacks (``PVState.lacks``)."""
@@ -75,23 +86,18 @@ def apply_move(state: PVState, move: Move) -> PVState:
     assert card is not None  # every Paquet voleur move plays a card
     state.hands[seat].remove(card)
     kind = move.kind
+    board = state.board
     if kind == "trail":
-        # P5c: he trails only when none of his cards can pair or steal, so those he keeps
-        # have none of the table's ranks nor of an opponent's top: public, for the search
-        board = state.board
-        mask = state.lacks[seat]
-        for t in board:
-            mask |= 1 << t.rank
-        for s, pile in enumerate(state.piles):
-            if s != side and pile:
-                mask |= 1 << pile[-1].rank
-        state.lacks[seat] = mask
+        if state.reading:
+            # P5c: he trails only when none of his cards can pair or steal, so those he keeps
+            # have none of the table's ranks nor of an opponent's top: public, for the search
+            _read_trail(state, seat, side)
         board.append(card)
     else:
         pile = state.piles[side]
         if kind == "pair":
             for t in move.takes:
-                state.board.remove(t)
+                board.remove(t)
             pile.extend(move.takes)
         else:  # steal: the whole pile onto his own
             src = state.piles[move.get("from")]

@@ -66,8 +66,9 @@ class PVState(DealState):
     of an opponent's pile's top. It is public (everyone saw the trail) and
     emptied when new cards are dealt (P6: only to empty hands); the search's
     imagined deals keep it (``cardcore_sample_state``). An entry is a
-    number, bit ``r`` set for rank ``r`` (``ranks_of``): cheap to update at
-    every trail of a search's playouts.
+    number, bit ``r`` set for rank ``r`` (``ranks_of``). ``reading`` (not in
+    the JSON) is False in an imagined deal: no search imagines deals from an
+    imagined one, so its playouts skip that bookkeeping.
     """
 
     FIELDS = (
@@ -79,6 +80,7 @@ class PVState(DealState):
         side_cards("piles"),
         value("last_taker", read=side_or_none),
         StateField("lacks", "list", per="seat", default=0, dump=_dump_lacks, read=_read_lacks),
+        value("reading", True, key=None),
     )
     __slots__ = slots(FIELDS)
 
@@ -86,6 +88,7 @@ class PVState(DealState):
     piles: list[list[Card]]
     last_taker: int | None
     lacks: list[int]
+    reading: bool
 
     def check_position(self, r: PositionReader) -> None:
         check_to_act_holds(self)
