@@ -57,6 +57,10 @@ class Canasta(GamePlugin[Options, CanastaState]):
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
     levels = {
+        # easy: greedy erring at half of its decisions; at three players that was as good as
+        # greedy over 1,000 boards (likely N17: the first to take the pile plays alone against
+        # two, and greedy takes it when it can), so there easy errs at every decision (docs/BOTS.md)
+        "easy": {2: "{base}:mistakes=0.5", 3: "{base}:mistakes=1", 4: "{base}:mistakes=0.5"},
         # every decision searched, melds too: at two players this beat greedy clearly where
         # the macro tree (melds left to greedy: macro=true) was not separated from it
         # (docs/BOTS.md); the budgets hold on the pure Python build, the one pip installs.

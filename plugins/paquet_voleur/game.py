@@ -54,6 +54,10 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
     levels = {
+        # easy: greedy erring at half of its decisions at two players; at three and four a
+        # mistake costs less (the cards taken get stolen on), so greedy was not separated from
+        # that over 1,000 boards: there easy errs at every decision (docs/BOTS.md)
+        "easy": {2: "{base}:mistakes=0.5", 3: "{base}:mistakes=1", 4: "{base}:mistakes=1"},
         "hard": {
             2: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
             3: "ismcts:iterations=1200,prior=greedy,rollout=greedy",
