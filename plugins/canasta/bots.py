@@ -19,10 +19,11 @@ if TYPE_CHECKING:
 
 
 class GreedyPlayer:
-    """Melds early, takes the pile when it gains, blocks the pile with black
-    threes, freezes a big pile with a wild card, otherwise keeps wild cards,
-    avoids discarding ranks the opponents have melded, and goes out as soon as
-    it can.
+    """Melds early, takes the pile when it gains (with 3 players, not while
+    the first to take it would play alone against the two others, N17: it
+    draws instead), blocks the pile with black threes, freezes a big pile with
+    a wild card, otherwise keeps wild cards, avoids discarding ranks the
+    opponents have melded, and goes out as soon as it can.
 
     Every legal move gets a priority; the first best in legal order is played
     (deterministic).  It sees only its seat's observation.
@@ -32,8 +33,11 @@ class GreedyPlayer:
 
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         self.seat = seat
+        self.table = table
         self.pile_size = 0
         self.opponent_ranks: set[str] = set()
+        self.alone_if_taken = False  # N17: taking the pile now leaves its taker alone against two
+        self._partners_on_pile: bool | None = None  # the table's canasta_partnership_on_pile, once asked
 
     def value(self, m: Move, hand: Sequence[Card], counts: Counter[int]) -> float:
         k = m.kind
@@ -45,6 +49,8 @@ class GreedyPlayer:
         if k == "ask_go_out":
             return 800
         if k == "take_pile":
+            if self.alone_if_taken:
+                return 140  # below a draw: alone against two costs more than the pile gains (N17)
             if len(m.takes) >= 3:
                 return 500 + len(m.takes) - 5 * len(m.get("cards"))
             return 120
@@ -88,6 +94,7 @@ class GreedyPlayer:
         if observation is not None:
             view = observation.public
             self.pile_size = view["pile"]["size"]
+            self.alone_if_taken = bool(view.get("alone_if_taken"))
             self.opponent_ranks = {
                 meld["rank"]
                 for side in view["sides"]
@@ -103,6 +110,7 @@ class GreedyPlayer:
         so it plays exactly as ``choose`` would."""
         seat = self.seat
         self.pile_size = len(state.discard)
+        self.alone_if_taken = len(state.teams) == 3 and self._partnership_on_pile(state)
         self.opponent_ranks = {
             RANK_NAMES[r]
             for team, melds in zip(state.teams, state.melds, strict=True)
@@ -110,6 +118,13 @@ class GreedyPlayer:
             for r in melds
         }
         return self._best(state.hands[seat], moves)
+
+    def _partnership_on_pile(self, state: CanastaState) -> bool:
+        """Whether taking the pile first makes the two others partners (N17;
+        a house rule may say no): the table's answer, asked once."""
+        if self._partners_on_pile is None:
+            self._partners_on_pile = bool(self.table.hook.canasta_partnership_on_pile(state=state))
+        return self._partners_on_pile
 
     def _best(self, hand: Sequence[Card], moves: Sequence[Move]) -> Move:
         counts = Counter(c.rank for c in hand)

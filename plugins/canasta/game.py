@@ -57,10 +57,6 @@ class Canasta(GamePlugin[Options, CanastaState]):
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
     levels = {
-        # easy: greedy erring at half of its decisions; at three players that was as good as
-        # greedy over 1,000 boards (likely N17: the first to take the pile plays alone against
-        # two, and greedy takes it when it can), so there easy errs at every decision (docs/BOTS.md)
-        "easy": {2: "{base}:mistakes=0.5", 3: "{base}:mistakes=1", 4: "{base}:mistakes=0.5"},
         # every decision searched, melds too: at two players this beat greedy clearly where
         # the macro tree (melds left to greedy: macro=true) was not separated from it
         # (docs/BOTS.md); the budgets hold on the pure Python build, the one pip installs.
@@ -69,7 +65,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
         # search was not separated from greedy, with it clearly ahead (docs/BOTS.md)
         "hard": {
             2: "ismcts:iterations=75,prior=greedy,rollout=greedy",
-            3: "ismcts:iterations=90,prior=greedy,rollout=greedy",
+            3: "ismcts:iterations=80,prior=greedy,rollout=greedy",
             4: "ismcts:iterations=100,prior=greedy,rollout=greedy,confidence=1",
         },
         "expert": {
@@ -327,7 +323,9 @@ class Canasta(GamePlugin[Options, CanastaState]):
         "cards", "canasta"}``: None, "natural" or "mixed"), red threes, the
         points of their melded cards and whether the pile is frozen for them; the
         match scores; the staged initial meld and its points; the seat's side's
-        initial minimum while it has not melded; "May I go out?" asked."""
+        initial minimum while it has not melded; "May I go out?" asked; with 3
+        players, ``alone_if_taken`` while whoever takes the pile would play
+        alone against the two others (N17)."""
         pile = state.discard
         if seat is not None:
             frozen = rules.frozen_for(state, state.team_at[seat])
@@ -360,6 +358,8 @@ class Canasta(GamePlugin[Options, CanastaState]):
             public["initial_minimum"] = self._initial_minimum(state, seat)
         if state.asked:
             public["asked"] = state.asked
+        if len(state.teams) == 3 and self.table.hook.canasta_partnership_on_pile(state=state):
+            public["alone_if_taken"] = True  # N17: whoever takes the pile now plays alone against two
         return Observation.of(state, seat, public)
 
     @hookimpl
@@ -446,6 +446,9 @@ VIEW_ITEMS = (
     NP_("view item", "initial minimum"),
     # i18n: a label of the table's view: "may I go out?" asked (its values: pending, yes, no)
     NP_("view item", "asked"),
+    # i18n: a label of the table's view (3 players, N17): whoever takes the discard pile now plays
+    # alone against the two others, who become partners (its value: yes)
+    NP_("view item", "alone if taken"),
     # i18n: a label of a side's items: its melds
     NP_("view item", "melds"),
     # i18n: a label of a side's items: its red threes laid (N7)
