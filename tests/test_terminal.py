@@ -144,7 +144,7 @@ def test_events_the_move_texts_do_not_say():
     _, out = run_cli("play", "canasta", "--players", "3", "--seed", "2", input="1\n" * 300)
     assert "· Left lays the red three 3♦" in out and "(N7)" not in out  # plain words: no ruling ids
     assert "· the pile is taken: You/Right against Left from now on" in out
-    assert "· Right went out" in out
+    assert "· Left went out" in out
     _, out = run_cli("play", "carrousel", "--players", "2", "--seed", "2", input="1\n" * 300)
     assert "· new hands dealt; 32 cards left in the stock" in out
     assert "· the cards left on the table go to " in out
