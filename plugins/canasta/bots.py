@@ -15,6 +15,7 @@ from cardcore_plugins.canasta.cards import RANK_NAMES, VALUES, WILD, is_black_th
 
 if TYPE_CHECKING:
     from cardcore.table import Table
+    from cardcore_plugins.canasta.game import Canasta
     from cardcore_plugins.canasta.state import CanastaState
 
 
@@ -33,11 +34,10 @@ class GreedyPlayer:
 
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         self.seat = seat
-        self.table = table
+        self.game: Canasta = table.plugin  # type: ignore[assignment]
         self.pile_size = 0
         self.opponent_ranks: set[str] = set()
         self.alone_if_taken = False  # N17: taking the pile now leaves its taker alone against two
-        self._partners_on_pile: bool | None = None  # the table's canasta_partnership_on_pile, once asked
 
     def value(self, m: Move, hand: Sequence[Card], counts: Counter[int]) -> float:
         k = m.kind
@@ -110,7 +110,7 @@ class GreedyPlayer:
         so it plays exactly as ``choose`` would."""
         seat = self.seat
         self.pile_size = len(state.discard)
-        self.alone_if_taken = len(state.teams) == 3 and self._partnership_on_pile(state)
+        self.alone_if_taken = self.game.alone_if_taken(state)
         self.opponent_ranks = {
             RANK_NAMES[r]
             for team, melds in zip(state.teams, state.melds, strict=True)
@@ -118,13 +118,6 @@ class GreedyPlayer:
             for r in melds
         }
         return self._best(state.hands[seat], moves)
-
-    def _partnership_on_pile(self, state: CanastaState) -> bool:
-        """Whether taking the pile first makes the two others partners (N17;
-        a house rule may say no): the table's answer, asked once."""
-        if self._partners_on_pile is None:
-            self._partners_on_pile = bool(self.table.hook.canasta_partnership_on_pile(state=state))
-        return self._partners_on_pile
 
     def _best(self, hand: Sequence[Card], moves: Sequence[Move]) -> Move:
         counts = Counter(c.rank for c in hand)

@@ -359,9 +359,15 @@ class Canasta(GamePlugin[Options, CanastaState]):
             public["initial_minimum"] = self._initial_minimum(state, seat)
         if state.asked:
             public["asked"] = state.asked
-        if len(state.teams) == 3 and self.table.hook.canasta_partnership_on_pile(state=state):
-            public["alone_if_taken"] = True  # N17: whoever takes the pile now plays alone against two
+        if self.alone_if_taken(state):
+            public["alone_if_taken"] = True
         return Observation.of(state, seat, public)
+
+    def alone_if_taken(self, state: CanastaState) -> bool:
+        """N17: whether whoever takes the pile now would play alone against the
+        two others (3 players, nobody has taken it yet, and no house rule keeps
+        everyone alone). The view says it; the greedy bot reads it in its rollouts."""
+        return len(state.teams) == 3 and bool(self.table.hook.canasta_partnership_on_pile(state=state))
 
     @hookimpl
     def cardcore_move_text(self, state: CanastaState | None, move: Move) -> str | None:
