@@ -84,6 +84,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self.target = self.options.target or (7500 if table.players == 3 else 5000)
+        self._partners_on_pile: bool | None = None  # canasta_partnership_on_pile, once asked (N17)
 
     def goal(self) -> str:
         # i18n: what wins the match; {target}: a number of points
@@ -366,8 +367,14 @@ class Canasta(GamePlugin[Options, CanastaState]):
     def alone_if_taken(self, state: CanastaState) -> bool:
         """N17: whether whoever takes the pile now would play alone against the
         two others (3 players, nobody has taken it yet, and no house rule keeps
-        everyone alone). The view says it; the greedy bot reads it in its rollouts."""
-        return len(state.teams) == 3 and bool(self.table.hook.canasta_partnership_on_pile(state=state))
+        everyone alone). The view says it; the greedy bot reads it in its rollouts, so
+        the hook's answer (the table's rules: it does not change within a table) is
+        asked once."""
+        if len(state.teams) != 3:
+            return False
+        if self._partners_on_pile is None:
+            self._partners_on_pile = bool(self.table.hook.canasta_partnership_on_pile(state=state))
+        return self._partners_on_pile
 
     @hookimpl
     def cardcore_move_text(self, state: CanastaState | None, move: Move) -> str | None:
