@@ -37,7 +37,14 @@ which that seat cannot see; a forced move does not end the walk down the tree),
 ``plain`` (``plain=true``: imagine deals by the core's plain redeal of the
 unseen cards, ignoring what the game reads from the public history — C8's
 build owners, Canasta's known cards, Paquet voleur's trails — to measure what
-that reading is worth).
+that reading is worth), ``model`` (a bot kind of the game, ``model=greedy``:
+read the other seats' past moves of the hand in play — a deal in which they
+played as that bot would have is imagined more often, one whose cards the
+rules would not have let them play so never; ``cardcore/reads.py``), ``doubt``
+(with ``model``: the share of the other seats' moves the model need not
+explain, default 0.25), ``pool`` (with ``model``: the imagined deals weighed
+at each decision, drawn from by the search; default a quarter of the
+iterations, at least 16).
 The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.
@@ -55,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 from cardcore.decision import Decision
 from cardcore.game import DealState, Observation
 from cardcore.moves import Move
+from cardcore.reads import Reader, seat_bots
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -94,6 +102,9 @@ class IsmctsPlayer:
         explore: float = 0,
         others: bool = False,
         plain: bool = False,
+        model: str = "none",
+        doubt: float = 0.25,
+        pool: int = 0,
     ) -> None:
         self.table = table
         self.seat = seat
@@ -137,6 +148,21 @@ class IsmctsPlayer:
             from cardcore.errors import TableError
 
             raise TableError(f"ismcts: puct={puct!r} is the prior move's share, from 0 to below 1")
+        self.reader: Reader | None = None
+        if model != "none":
+            if model not in table.player_kinds or model == "ismcts":
+                from cardcore.errors import TableError
+
+                raise TableError(f"ismcts: model={model!r} is no player kind of {table.game.name}")
+            if not 0 < float(doubt) <= 1:
+                from cardcore.errors import TableError
+
+                raise TableError(
+                    f"ismcts: doubt={doubt!r} is a share of the other seats' moves (above 0, to 1)"
+                )
+            self.reader = Reader(table, seat, model, doubt, random.Random(rng.random()))
+            self.witness = self.reader.witness  # the engine then hands it every move played
+        self.pool = int(pool) if int(pool) > 0 else max(16, self.iterations // 4)
         self._tree: list[Any] | None = None  # the prior's bots in the tree, one a seat, per search
         self.scale = 1.0  # the largest deal result seen: rewards are divided by it
         self.decisions = 0
@@ -149,10 +175,19 @@ class IsmctsPlayer:
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
     ) -> Move:
         if len(moves) == 1 or decision is None:
+            if self.reader is not None and decision is not None:
+                self.reader.moved(decision, moves[0], self.rng)
             return moves[0]
-        plain = self.plain
-        sample = decision.sample  # the deals its seat may imagine (plain: by the plain redeal)
         start = time.perf_counter()
+        best = self._search(observation, moves, decision)
+        if self.reader is not None:
+            self.reader.moved(decision, best, self.rng)
+        self.seconds += time.perf_counter() - start
+        return best
+
+    def _search(self, observation: Observation | None, moves: Sequence[Move], decision: Decision) -> Move:
+        start = time.perf_counter()
+        plain = self.plain
         self._bots = self._tree = None  # built again for each search
         root = _Node()
         legal = set(moves)
@@ -164,6 +199,12 @@ class IsmctsPlayer:
                 self.last_iterations = 0
                 self.last_root = root
                 return hint  # a move the search leaves to the game's bot (macro)
+        sample: Callable[[random.Random, bool], DealState] = decision.sample  # plain: the plain redeal
+        reader = self.reader
+        if reader is not None and observation is not None and reader.reading(observation.hand_sizes):
+            pool = reader.pool(decision, self.pool, self.rng)  # deals weighed by the others' moves
+            if pool is not None:
+                sample = lambda rng, plain: pool.draw(rng)  # noqa: E731
         done = 0
         while True:
             self._iterate(root, sample(self.rng, plain), legal, hint)
@@ -175,7 +216,6 @@ class IsmctsPlayer:
                 break
         self.decisions += 1
         self.last_iterations = done
-        self.seconds += time.perf_counter() - start
         self.last_root = root
         best = max(
             (m for m in moves if m in root.children),
@@ -366,16 +406,5 @@ class IsmctsPlayer:
 
     def _bots_of(self, kind: str) -> list[Callable[[DealState, list[Move]], Move]]:
         """A bot of ``kind`` per seat, each as a function of the imagined state
-        and its moves: ``choose_imagined`` where the bot has it, else its
-        ``choose`` on the seat's observation."""
-        table = self.table
-        factory = table.player_kinds[kind]
-        made = [factory(table, s, self.rng) for s in range(table.players)]
-        fast = [getattr(b, "choose_imagined", None) for b in made]
-        return [f if f is not None else self._observing(b) for f, b in zip(fast, made, strict=True)]
-
-    def _observing(self, bot: Any) -> Callable[[DealState, list[Move]], Move]:
-        table = self.table
-        if not bot.needs_observation:
-            return lambda s, moves: bot.choose(None, tuple(moves))
-        return lambda s, moves: bot.choose(table.observe(s, s.to_act), tuple(moves))
+        and its moves (``cardcore.reads.seat_bots``)."""
+        return seat_bots(self.table, kind, self.rng)

@@ -1,0 +1,120 @@
+"""Reading the other seats' play (``ismcts:model=greedy``, cardcore/reads.py):
+the imagined deals are weighed by how likely the others' moves were with the
+cards each deal gives them. Against a real ``greedy`` the real deal gets the
+weight of a seat that played the model's move every time, and a hand the rules would not have allowed
+(Carrousel's trail while a capture was possible, C10) is ruled out."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import cli_json, run_cli
+
+from cardcore import reads
+from cardcore.runner import make_player, play_match
+from cardcore.table import Table
+
+SPEC = "ismcts:iterations=20,prior=greedy,rollout=greedy,model=greedy,doubt=0.25,pool=30"
+
+
+def _play_watching(registry, game, seed, check):
+    """One deal of ``game`` (2 players): the reading search at seat 0, greedy at
+    seat 1; ``check(reader, true_state, pool)`` at each of the searcher's pools."""
+    table = Table(registry.game(game), 2)
+    searcher = make_player(table, SPEC, 0, random.Random(seed))
+    reader = searcher.reader
+    made = reader.pool
+    calls = []
+
+    def pool(decision, size, rng):
+        got = made(decision, size, rng)
+        check(reader, decision._state, got)  # the true deal: the test may look, the bot never does
+        calls.append(len(reader.seen))
+        return got
+
+    reader.pool = pool
+    play_match(table, [searcher, make_player(table, "greedy", 1, random.Random(1))], seed, max_deals=1)
+    return calls
+
+
+@pytest.mark.parametrize("game", ["carrousel", "paquet_voleur"])
+def test_the_real_deal_gets_the_highest_weight_against_greedy(registry, game):
+    def check(reader, true_state, pool):
+        best = 1.0
+        for s in reader.seen:
+            before = s.before
+            kept = before.hands[s.seat]
+            before.hands[s.seat] = true_state.hands[s.seat] + s.played
+            n = len(reader.table.fast_legal_moves(before))
+            before.hands[s.seat] = kept
+            if n > 1:
+                best *= 1 - reader.doubt + reader.doubt / n
+        # greedy played every move seen: the real hands explain every one of them
+        assert reader.weight(true_state) == pytest.approx(best)
+        # a likelihood: no deal in the pool ruled out, none above certainty
+        assert pool is None or all(0 < reader.weight(st) <= 1 for st in pool.states)
+
+    seen = []
+    for seed in (1, 2, 3):
+        seen += _play_watching(registry, game, seed, check)
+    assert seen and max(seen) >= 2  # moves were read, several within a hand
+
+
+def test_a_trail_rules_out_a_hand_that_could_capture(registry):
+    """C10: seat 1 trailed, so it held no card that captured then: a deal
+    giving it such a card back weighs nothing."""
+    ruled_out = []
+
+    def check(reader, true_state, pool):
+        for s in reader.seen:
+            if s.move.kind != "trail" or s.size < 2:
+                continue
+            before = s.before
+            table = reader.table
+            # a card of the stock or of seat 0's hidden cards that captures on that table
+            kept = before.hands[s.seat]
+            for card in true_state.stock:
+                before.hands[s.seat] = [card, *s.played]
+                captures = any(  # a broom on an empty table takes nothing and is no capture (C9)
+                    m.kind in ("capture", "sweep") and m.card == card and m.takes
+                    for m in table.fast_legal_moves(before)
+                )
+                before.hands[s.seat] = kept
+                if captures and len(true_state.hands[s.seat]) >= 1:
+                    state = true_state.clone()
+                    hand = state.hands[s.seat]
+                    # played since then: the other cards it holds now stand for the rest
+                    hand[0] = card
+                    assert reader.weight(state) == 0.0
+                    ruled_out.append(card)
+                    break
+
+    for seed in range(1, 7):
+        _play_watching(registry, "carrousel", seed, check)
+    assert ruled_out
+
+
+def test_model_is_deterministic_for_a_seed():
+    base = (
+        "simulate", "carrousel", "--players", "2", "--deals", "1", "--seed", "5", "--json",
+        "--bot", "greedy",
+    )  # fmt: skip
+    with_model = cli_json(*base, "--seat", f"0={SPEC}")
+    again = cli_json(*base, "--seat", f"0={SPEC}")
+    for x in (with_model, again):
+        x.pop("seconds"), x.pop("cpu_seconds")
+    assert with_model == again
+
+
+def test_model_options_and_their_errors():
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:model=clever")
+    assert code == 2 and "model='clever' is no player kind" in out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:model=greedy,doubt=0")
+    assert code == 2 and "doubt=0 is a share" in out
+
+
+def test_seat_bots_are_the_kind_at_every_seat(registry):
+    table = Table(registry.game("paquet_voleur"), 3)
+    bots = reads.seat_bots(table, "greedy", random.Random(1))
+    assert len(bots) == 3 and all(callable(b) for b in bots)
