@@ -43,38 +43,59 @@ ROOT = Path(__file__).resolve().parent.parent
 BUDGETS = {"hard": 300.0, "expert": 1000.0}  # CPU ms a decision (95th percentile)
 
 
-def positions(table: Any, seed: int, count: int, every: int) -> list[tuple[Any, Any, int]]:
-    """(match, state, seat) at fixed decisions of a greedy deal."""
+def positions(table: Any, seed: int, count: int, every: int) -> list[tuple[Any, Any, int, list[Any]]]:
+    """(match, state, seat, the moves before) at fixed decisions of a greedy deal;
+    the moves before are (state, seat, move) from the deal's first."""
     from cardcore.runner import bot_rng
 
     match = table.new_match(seed)
     state = match.start_deal()
     kind = "greedy" if "greedy" in table.player_kinds else "random"
     bots = [table.player_kinds[kind](table, s, bot_rng(seed, s)) for s in range(table.players)]
-    out: list[tuple[Any, Any, int]] = []
+    out: list[tuple[Any, Any, int, list[Any]]] = []
+    history: list[tuple[Any, int, Any]] = []
     seen = 0
     while not table.is_deal_over(state) and len(out) < count:
         moves = table.legal_moves(state)
         seat = state.to_act
         if len(moves) > 1:
             if seen % every == 0:
-                out.append((match, state.clone(), seat))
+                out.append((match, state.clone(), seat, list(history)))
             seen += 1
         bot = bots[seat]
         move = bot.choose(table.observe(state, seat) if bot.needs_observation else None, tuple(moves))
+        history.append((state.clone(), seat, move))
         table.apply(state, move, moves)
     return out
 
 
-def measure(table: Any, spec: str, where: list[tuple[Any, Any, int]], seed: int) -> dict[str, Any]:
+def follow(table: Any, player: Any, match: Any, seat: int, history: list[Any], rng: Any) -> None:
+    """A bot that reads the others' play (``ismcts:model=…``) is shown the deal
+    so far as a game would show it: every move's public record, and at its own
+    moves the deal it kept (not timed)."""
+    from cardcore.decision import Decision
+
+    witness = getattr(player, "witness", None)
+    reader = getattr(getattr(player, "inner", player), "reader", None)
+    if witness is None or reader is None:
+        return
+    witness({"event": "deal_start", "dealer": match.dealer})
+    for k, (state, s, move) in enumerate(history):
+        if s == seat:
+            reader.moved(Decision(table, match, state.clone(), s, 1, k), move, rng)
+        witness({"event": "move", "seat": s, "move": table.move_json(move)})
+
+
+def measure(table: Any, spec: str, where: list[tuple[Any, Any, int, list[Any]]], seed: int) -> dict[str, Any]:
     from cardcore.decision import Decision
     from cardcore.runner import make_player
 
     ms: list[float] = []
     iterations = 0
     seconds = 0.0
-    for i, (match, state, seat) in enumerate(where):
+    for i, (match, state, seat, history) in enumerate(where):
         player = make_player(table, spec, seat, random.Random(f"{seed}/bench/{i}"))
+        follow(table, player, match, seat, history, random.Random(f"{seed}/follow/{i}"))
         moves = tuple(table.legal_moves(state))
         decision = Decision(table, match, state.clone(), seat, 1, 0)
         inner = getattr(player, "inner", player)
