@@ -8,7 +8,7 @@ left the joker on the table probably held nothing that takes it.
 
 How: after each of the bot's own moves a ``Reader`` keeps the deal as it then
 stood for the next seat (an imagined copy: only its public part is ever read,
-the next seat's hand being replaced), and the move that seat made (its public
+that seat's hand being replaced), and the move that seat made (its public
 record: what every seat saw played). At the bot's next decision each imagined
 deal is weighed by the likelihood of those moves had the seat held the cards
 that deal gives it (its hand now, plus the cards it played since):
@@ -22,8 +22,10 @@ that deal gives it (its hand now, plus the cards it played since):
 The model bot "counts a move among its best" when, asked with that move listed
 first, it picks it: true of every bot that keeps the first of equal moves (the
 games' ``greedy``). Only the moves made since the seat's hand was last dealt are
-read (before that its hand is not the cards it holds now plus those it played),
-and only the decision of the seat right after the bot's own move. Nothing here
+read (before that its hand is not the cards it holds now plus those it played).
+The deal kept after the bot's own move is carried on by each move seen, so
+every other seat's decision is read until the bot's next one; a move whose
+card is hidden (a draw) ends the chain until the bot moves again. Nothing here
 sees a hidden card: the imagined deals come from ``Decision.sample`` and the
 moves from the records every seat gets (``witness``).
 
@@ -141,8 +143,17 @@ class Reader:
         if before is None or before.to_act != seat or card is None:
             return
         move = self._find(before, seat, card, public)
-        if move is not None:
-            self.seen.append(_Seen(seat, before, move, len(before.hands[seat]), [card]))
+        if move is None:
+            return
+        self.seen.append(_Seen(seat, before, move, len(before.hands[seat]), [card]))
+        # the deal carried on by that move: the next seat's decision is read too
+        after = before.clone()
+        hand = after.hands[seat]
+        if card not in hand:
+            hand[-1] = card
+        table = self.table
+        table.fast_apply_move(after, move)
+        self.pending = None if table.fast_is_deal_over(after) else after
 
     def _find(self, before: DealState, seat: int, card: Card, public: dict[str, Any]) -> Move | None:
         """The move of ``public`` (its record) as a move of the deal ``before``."""

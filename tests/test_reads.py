@@ -18,10 +18,10 @@ from cardcore.table import Table
 SPEC = "ismcts:iterations=20,prior=greedy,rollout=greedy,model=greedy,doubt=0.25,pool=30"
 
 
-def _play_watching(registry, game, seed, check):
-    """One deal of ``game`` (2 players): the reading search at seat 0, greedy at
-    seat 1; ``check(reader, true_state, pool)`` at each of the searcher's pools."""
-    table = Table(registry.game(game), 2)
+def _play_watching(registry, game, seed, check, players=2):
+    """One deal of ``game``: the reading search at seat 0, greedy at the others;
+    ``check(reader, true_state, pool)`` at each of the searcher's pools."""
+    table = Table(registry.game(game), players)
     searcher = make_player(table, SPEC, 0, random.Random(seed))
     reader = searcher.reader
     made = reader.pool
@@ -30,16 +30,19 @@ def _play_watching(registry, game, seed, check):
     def pool(decision, size, rng):
         got = made(decision, size, rng)
         check(reader, decision._state, got)  # the true deal: the test may look, the bot never does
-        calls.append(len(reader.seen))
+        calls.append({s.seat for s in reader.seen})
         return got
 
     reader.pool = pool
-    play_match(table, [searcher, make_player(table, "greedy", 1, random.Random(1))], seed, max_deals=1)
+    others = [make_player(table, "greedy", s, random.Random(s)) for s in range(1, players)]
+    play_match(table, [searcher, *others], seed, max_deals=1)
     return calls
 
 
-@pytest.mark.parametrize("game", ["carrousel", "paquet_voleur"])
-def test_the_real_deal_gets_the_highest_weight_against_greedy(registry, game):
+@pytest.mark.parametrize(
+    "game,players", [("carrousel", 2), ("paquet_voleur", 2), ("carrousel", 3), ("paquet_voleur", 4)]
+)
+def test_the_real_deal_gets_the_weight_of_greedy_s_moves_against_greedy(registry, game, players):
     def check(reader, true_state, pool):
         best = 1.0
         for s in reader.seen:
@@ -57,8 +60,9 @@ def test_the_real_deal_gets_the_highest_weight_against_greedy(registry, game):
 
     seen = []
     for seed in (1, 2, 3):
-        seen += _play_watching(registry, game, seed, check)
-    assert seen and max(seen) >= 2  # moves were read, several within a hand
+        seen += _play_watching(registry, game, seed, check, players)
+    # the moves of every other seat were read (the deal kept after the bot's move carried on)
+    assert set().union(*seen) == set(range(1, players))
 
 
 def test_a_trail_rules_out_a_hand_that_could_capture(registry):
