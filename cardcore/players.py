@@ -50,7 +50,9 @@ class Player(Protocol):
     that also defines ``witness(event)`` follows the game: the engine calls it
     with ``{"event": "deal_start", "dealer"}`` and, after every move of any
     seat, ``{"event": "move", "seat", "move"}`` (the move's public JSON: what
-    every seat saw played; a drawn card is not in it).
+    every seat saw played; a drawn card is not in it), and ``{"event":
+    "rewind", "moves"}`` when a person's undo takes the deal back to the point
+    where ``moves`` moves had been made (the moves witnessed since are undone).
 
     A player is made by a factory ``(table, seat, rng, **options)``; one whose
     ``choose`` takes two arguments (the protocol before ``Decision``) still

@@ -125,7 +125,8 @@ class Reader:
         self.pending = None if table.fast_is_deal_over(state) else state
 
     def witness(self, event: dict[str, Any]) -> None:
-        """A move of any seat (the engine's ``witness``), or a new deal."""
+        """A move of any seat (the engine's ``witness``); a new deal or a
+        person's undo (``rewind``) forgets what was seen."""
         if event.get("event") != "move":
             self.seen.clear()
             self.pending = None

@@ -279,6 +279,8 @@ def play_deal(
             move = player.choose(obs, tuple(moves), decision)
         except Rewind as back:
             state, n, followers.view = _rewind(back.point, players, listeners)
+            for w in followers.watchers:  # what they saw since is undone
+                w.witness({"event": "rewind", "moves": n})
             decision = Decision(table, match, state, 0, deal, n, players, listeners, followers.view)
             continue
         if move not in moves and table.named_move(state, move, moves) is None:

@@ -106,7 +106,20 @@ def test_a_rewind_goes_back_to_the_checkpoint():
         def rewind(self, token) -> None:
             rewound.append(token)
 
-    again = [Regret(make_player(table, "random", s, random.Random(s))) for s in range(2)]
+    class Witnessing(Regret):
+        def __init__(self, inner) -> None:
+            super().__init__(inner)
+            self.events: list[dict] = []
+
+        def witness(self, event) -> None:
+            self.events.append(event)
+
+    again = [Witnessing(make_player(table, "random", s, random.Random(s))) for s in range(2)]
     state, _, n = play_deal(table, table.new_match(8), again, [Tokens()])
     assert any(p.regretted for p in again) and rewound == ["here"]
+    # the players that follow the game are told: the moves they saw since the checkpoint are undone
+    for p in again:
+        assert p.events.count({"event": "rewind", "moves": 2}) == 1
+        back = p.events.index({"event": "rewind", "moves": 2})
+        assert [e["event"] for e in p.events[back + 1 :]].count("move") == n - 2
     assert n == plain_n and table.dump_state(state) == table.dump_state(plain)
