@@ -64,6 +64,8 @@ class _Timed:
         self.inner = inner
         self.needs_observation = inner.needs_observation
         self.clock = clock
+        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
+            self.witness = inner.witness
         self.name = name
 
     def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:

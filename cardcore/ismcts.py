@@ -44,7 +44,7 @@ rules would not have let them play so never; ``cardcore/reads.py``), ``doubt``
 (with ``model``: the share of the other seats' moves the model need not
 explain, default 0.25), ``pool`` (with ``model``: the imagined deals weighed
 at each decision, drawn from by the search; default a quarter of the
-iterations, at least 16).
+iterations, at least 16, whatever ``ms`` allows).
 The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.
@@ -202,7 +202,7 @@ class IsmctsPlayer:
         sample: Callable[[random.Random, bool], DealState] = decision.sample  # plain: the plain redeal
         reader = self.reader
         if reader is not None and observation is not None and reader.reading(observation.hand_sizes):
-            pool = reader.pool(decision, self.pool, self.rng)  # deals weighed by the others' moves
+            pool = reader.pool(decision, self.pool, self.rng, plain)  # weighed by the others' moves
             if pool is not None:
                 sample = lambda rng, plain: pool.draw(rng)  # noqa: E731
         done = 0

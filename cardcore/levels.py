@@ -92,6 +92,8 @@ class Mistaken:
         self.rng = rng
         self.mistakes = float(mistakes)
         self.needs_observation = inner.needs_observation
+        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
+            self.witness = inner.witness
 
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None

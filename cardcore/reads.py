@@ -24,8 +24,11 @@ first, it picks it: true of every bot that keeps the first of equal moves (the
 games' ``greedy``). Only the moves made since the seat's hand was last dealt are
 read (before that its hand is not the cards it holds now plus those it played).
 The deal kept after the bot's own move is carried on by each move seen, so
-every other seat's decision is read until the bot's next one; a move whose
-card is hidden (a draw) ends the chain until the bot moves again. Nothing here
+every other seat's decision is read until the bot's next one. The chain ends,
+until the bot moves again, at a move that plays no one card (a draw: that
+seat's earlier moves are no longer read either), at a move it cannot match,
+and where cards come from the stock (new hands, a table turned up: the kept
+deal's would be imagined ones). Nothing here
 sees a hidden card: the imagined deals come from ``Decision.sample`` and the
 moves from the records every seat gets (``witness``).
 
@@ -119,10 +122,7 @@ class Reader:
     def moved(self, decision: Decision, move: Move, rng: random.Random) -> None:
         """The bot plays ``move``: keep the deal as the next seat will find it
         (imagined: only its public part is read)."""
-        state = decision.sample(rng)
-        table = self.table
-        table.fast_apply_move(state, move)
-        self.pending = None if table.fast_is_deal_over(state) else state
+        self.pending = self._carried(decision.sample(rng), move)
 
     def witness(self, event: dict[str, Any]) -> None:
         """A move of any seat (the engine's ``witness``); a new deal or a
@@ -134,7 +134,11 @@ class Reader:
         seat = event["seat"]
         public = event["move"]
         card = self.cards.get(public.get("card", ""))
-        if card is not None:
+        if card is None:
+            # a move that plays no one card (a draw, a meld): that seat's hand changed
+            # in a way the records do not show, so what it played before is no longer read
+            self.seen = [s for s in self.seen if s.seat != seat]
+        else:
             for s in self.seen:
                 if s.seat == seat:
                     s.played.append(card)
@@ -145,30 +149,51 @@ class Reader:
             return
         move = self._find(before, seat, card, public)
         if move is None:
-            return
+            return  # not read, and the chain ends until the bot moves again
         self.seen.append(_Seen(seat, before, move, len(before.hands[seat]), [card]))
         # the deal carried on by that move: the next seat's decision is read too
         after = before.clone()
         hand = after.hands[seat]
         if card not in hand:
             hand[-1] = card
+        self.pending = self._carried(after, move)
+
+    def _carried(self, state: DealState, move: Move) -> DealState | None:
+        """``state`` after ``move``, to read the next seat's decision on; None when
+        the deal ends or cards came from the (imagined) stock: new hands, or a
+        table turned up from it, would not be the real ones."""
         table = self.table
-        table.fast_apply_move(after, move)
-        self.pending = None if table.fast_is_deal_over(after) else after
+        stock = len(state.stock)
+        table.fast_apply_move(state, move)
+        if table.fast_is_deal_over(state) or len(state.stock) != stock:
+            return None
+        return state
 
     def _find(self, before: DealState, seat: int, card: Card, public: dict[str, Any]) -> Move | None:
-        """The move of ``public`` (its record) as a move of the deal ``before``."""
+        """The move of ``public`` (its record) as a move of the deal ``before``:
+        looked for with the seat holding that card alone (a capture, a trail: legal
+        only when no other card could capture, C10, P5c), then with the imagined
+        hand holding it, then with it and each card the bot cannot see (a build
+        needs a card of its value kept in hand, C8)."""
         hand = before.hands[seat]
         if not hand:
             return None
-        kept = list(hand)
-        if card not in hand:
-            hand[-1] = card  # the imagined hand holds the card it played (the size stays)
+        kept = hand
+        text = public.get("text", "")
+        imagined = list(hand)
+        if card not in imagined:
+            imagined[-1] = card  # the imagined hand holds the card it played (the size stays)
+        unseen = [c for i, h in enumerate(before.hands) if i not in (seat, self.seat) for c in h]
+        unseen += [c for c in hand if c != card] + list(before.stock)
+        tries = [[card], imagined, *([card, c] for c in unseen if c != card)]
         try:
-            text = public.get("text", "")
-            for m in self.table.fast_legal_moves(before):
-                if m.card == card and move_to_json(m, text) == public:
-                    return m
+            for held in tries:
+                if len(held) > len(kept):
+                    continue
+                before.hands[seat] = held
+                for m in self.table.fast_legal_moves(before):
+                    if m.card == card and move_to_json(m, text) == public:
+                        return m
             return None
         finally:
             before.hands[seat] = kept
@@ -201,13 +226,14 @@ class Reader:
                 before.hands[s.seat] = kept
         return w
 
-    def pool(self, decision: Decision, size: int, rng: random.Random) -> Pool | None:
-        """``size`` imagined deals weighed by what was seen; None when every one
-        was ruled out (the search then imagines as usual)."""
+    def pool(self, decision: Decision, size: int, rng: random.Random, plain: bool = False) -> Pool | None:
+        """``size`` imagined deals weighed by what was seen (``plain``: imagined by
+        the plain redeal, ``Decision.sample``); None when every one was ruled out
+        (the search then imagines as usual)."""
         states: list[DealState] = []
         weights: list[float] = []
         for _ in range(size):
-            state = decision.sample(rng)
+            state = decision.sample(rng, plain)
             w = self.weight(state)
             if w > 0:
                 states.append(state)

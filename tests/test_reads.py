@@ -27,8 +27,8 @@ def _play_watching(registry, game, seed, check, players=2):
     made = reader.pool
     calls = []
 
-    def pool(decision, size, rng):
-        got = made(decision, size, rng)
+    def pool(decision, size, rng, plain=False):
+        got = made(decision, size, rng, plain)
         check(reader, decision._state, got)  # the true deal: the test may look, the bot never does
         calls.append({s.seat for s in reader.seen})
         return got
@@ -122,3 +122,42 @@ def test_seat_bots_are_the_kind_at_every_seat(registry):
     table = Table(registry.game("paquet_voleur"), 3)
     bots = reads.seat_bots(table, "greedy", random.Random(1))
     assert len(bots) == 3 and all(callable(b) for b in bots)
+
+
+@pytest.mark.parametrize("game", ["carrousel", "paquet_voleur"])
+def test_every_move_of_the_other_seat_is_matched_trails_and_builds_too(registry, game):
+    """A move legal only because of the rest of the seat's real hand (a trail,
+    C10/P5c; a build, C8) is found all the same: the record is matched with the
+    seat holding the card alone, or with one more card it may hold."""
+    found: list[object] = []
+    kinds: set[str] = set()
+    real = reads.Reader._find
+
+    def spy(self, before, seat, card, public):
+        move = real(self, before, seat, card, public)
+        found.append(move)
+        kinds.add(public["kind"])
+        return move
+
+    reads.Reader._find = spy
+    try:
+        for seed in range(1, 5):
+            _play_watching(registry, game, seed, lambda *a: None)
+    finally:
+        reads.Reader._find = real
+    assert found and None not in found
+    assert "trail" in kinds and (game != "carrousel" or "build" in kinds)
+
+
+def test_the_wrappers_of_a_bot_pass_the_moves_on(registry):
+    """The arena's timing, the easy level's mistakes and the browser's journal
+    wrap a player: a bot that follows the game still gets every move."""
+    from cardcore.arena import _Timed
+    from cardcore.levels import Mistaken
+
+    table = Table(registry.game("carrousel"), 2)
+    bot = make_player(table, SPEC, 0, random.Random(1))
+    assert _Timed(bot, {}, "x").witness == bot.witness
+    assert Mistaken(bot, random.Random(1), 0.5).witness == bot.witness
+    plain = make_player(table, "greedy", 0, random.Random(1))
+    assert not hasattr(_Timed(plain, {}, "x"), "witness")

@@ -985,6 +985,8 @@ class _Journaled:
         self.seat = seat
         self.inner = inner
         self.needs_observation = getattr(inner, "needs_observation", False)
+        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
+            self.witness = inner.witness
 
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
