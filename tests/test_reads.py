@@ -161,3 +161,17 @@ def test_the_wrappers_of_a_bot_pass_the_moves_on(registry):
     assert Mistaken(bot, random.Random(1), 0.5).witness == bot.witness
     plain = make_player(table, "greedy", 0, random.Random(1))
     assert not hasattr(_Timed(plain, {}, "x"), "witness")
+
+
+def test_the_agreement_benchmark_counts_the_model_s_best_moves():
+    """benchmarks/agreement.py: greedy always plays one of its own best moves;
+    random often does not."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from agreement import agreement
+
+    itself = agreement("carrousel", "greedy", "greedy", 2, 1, 0)
+    assert itself["decisions"] > 5 and itself["model_best_share"] == 1.0
+    assert agreement("carrousel", "random", "greedy", 2, 1, 0)["model_best_share"] < 0.9
