@@ -32,6 +32,8 @@ def agreement(game: str, bot: str, model: str, players: int, deals: int, seed: i
         def __init__(self, inner: Any) -> None:
             self.inner = inner
             self.needs_observation = inner.needs_observation
+            if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
+                self.witness = inner.witness
 
         def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:
             move = self.inner.choose(observation, moves, decision)

@@ -47,6 +47,8 @@ class Clairvoyant:
         options = {"iterations": iterations} if iterations else {}
         self.inner = table.player_kinds[level](table, seat, rng, **options)
         self.needs_observation = self.inner.needs_observation
+        if hasattr(self.inner, "witness"):  # a bot that follows the game (ismcts:model=…)
+            self.witness = self.inner.witness
 
     def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:
         return self.inner.choose(observation, moves, None if decision is None else _Seeing(decision))

@@ -44,7 +44,8 @@ rules would not have let them play so never; ``cardcore/reads.py``), ``doubt``
 (with ``model``: the share of the other seats' moves the model need not
 explain, default 0.25), ``pool`` (with ``model``: the imagined deals weighed
 at each decision, drawn from by the search; default a quarter of the
-iterations, at least 16, whatever ``ms`` allows).
+iterations, at least 16, whatever ``ms`` allows: weighing them is not cut
+short by ``ms``); nothing is read in a game whose turns open with a draw (Canasta).
 The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.

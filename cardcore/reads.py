@@ -73,6 +73,20 @@ def _as_function(table: Table, bot: Any) -> Bot:
     return lambda s, moves: bot.choose(table.observe(s, s.to_act), tuple(moves))
 
 
+def _holding(state: DealState, seat: int, card: Card) -> None:
+    """Make the imagined ``state`` give ``seat`` the ``card`` it played: swapped
+    with the last card of its hand from wherever the deal put it (the deal keeps
+    every card once)."""
+    hand = state.hands[seat]
+    if card in hand:
+        return
+    for pile in [*(h for i, h in enumerate(state.hands) if i != seat), state.stock]:
+        if card in pile:
+            pile[pile.index(card)] = hand[-1]
+            break
+    hand[-1] = card
+
+
 @dataclass
 class _Seen:
     """One move of another seat, read later: the deal as it stood for that seat
@@ -153,9 +167,7 @@ class Reader:
         self.seen.append(_Seen(seat, before, move, len(before.hands[seat]), [card]))
         # the deal carried on by that move: the next seat's decision is read too
         after = before.clone()
-        hand = after.hands[seat]
-        if card not in hand:
-            hand[-1] = card
+        _holding(after, seat, card)
         self.pending = self._carried(after, move)
 
     def _carried(self, state: DealState, move: Move) -> DealState | None:
@@ -184,7 +196,7 @@ class Reader:
         if card not in imagined:
             imagined[-1] = card  # the imagined hand holds the card it played (the size stays)
         unseen = [c for i, h in enumerate(before.hands) if i not in (seat, self.seat) for c in h]
-        unseen += [c for c in hand if c != card] + list(before.stock)
+        unseen += list(hand) + list(before.stock)
         tries = [[card], imagined, *([card, c] for c in unseen if c != card)]
         try:
             for held in tries:

@@ -175,3 +175,50 @@ def test_the_agreement_benchmark_counts_the_model_s_best_moves():
     itself = agreement("carrousel", "greedy", "greedy", 2, 1, 0)
     assert itself["decisions"] > 5 and itself["model_best_share"] == 1.0
     assert agreement("carrousel", "random", "greedy", 2, 1, 0)["model_best_share"] < 0.9
+
+
+def _reader_and_deal(registry, game="carrousel", seed=3):
+    table = Table(registry.game(game), 2)
+    reader = reads.Reader(table, 0, "greedy", 0.25, random.Random(1))
+    state = table.new_match(seed).start_deal()
+    return table, reader, state
+
+
+def test_a_cardless_move_or_an_undo_forgets_what_was_read(registry):
+    table, reader, state = _reader_and_deal(registry)
+    move = table.fast_legal_moves(state)[0]
+    reader.seen = [reads._Seen(1, state, move, 4, []), reads._Seen(2, state, move, 4, [])]
+    reader.witness({"event": "move", "seat": 1, "move": {"kind": "draw", "text": "draws"}})
+    assert [s.seat for s in reader.seen] == [2]  # seat 1's hand changed unseen: not read any more
+    reader.pending = state
+    reader.witness({"event": "rewind", "moves": 3})
+    assert reader.seen == [] and reader.pending is None
+
+
+def test_the_kept_deal_stops_where_cards_come_from_the_stock(registry):
+    """New hands (Carrousel C4) come from the imagined stock: the deal after them
+    is not the real one, so nothing is read on it."""
+    table, reader, state = _reader_and_deal(registry)
+    carried = reader._carried(state.clone(), table.fast_legal_moves(state)[0])
+    assert carried is not None  # a move that deals nothing: the deal goes on being read
+    while sum(map(len, state.hands)) > 1:
+        table.fast_apply_move(state, table.fast_legal_moves(state)[0])
+    assert state.stock  # the last card of a round: new hands follow it
+    assert reader._carried(state.clone(), table.fast_legal_moves(state)[0]) is None
+
+
+def test_holding_swaps_the_played_card_in_and_keeps_every_card_once(registry):
+    _, _, state = _reader_and_deal(registry)
+    card = state.stock[5]
+    before = sorted(c.name for h in state.hands for c in h) + sorted(c.name for c in state.stock)
+    reads._holding(state, 1, card)
+    after = sorted(c.name for h in state.hands for c in h) + sorted(c.name for c in state.stock)
+    assert card in state.hands[1] and sorted(before) == sorted(after)
+
+
+def test_the_browser_s_journal_passes_the_moves_on(registry):
+    from cardcore.web.session import _Journaled
+
+    table = Table(registry.game("carrousel"), 2)
+    bot = make_player(table, SPEC, 0, random.Random(1))
+    assert _Journaled(None, 0, bot).witness == bot.witness

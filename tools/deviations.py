@@ -37,6 +37,8 @@ class _Spy:
     def __init__(self, inner: Any, reference: Any, counts: dict[str, collections.Counter[str]]) -> None:
         self.inner, self.reference, self.counts = inner, reference, counts
         self.needs_observation = True
+        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
+            self.witness = inner.witness
 
     def choose(self, observation: Any, moves: Sequence[Any], decision: Any = None) -> Any:
         ref_obs = observation if self.reference.needs_observation else None
