@@ -19,6 +19,7 @@ from typing import Any
 
 
 def agreement(game: str, bot: str, model: str, players: int, deals: int, seed: int) -> dict[str, Any]:
+    from cardcore.players import pass_witness
     from cardcore.plugins import discover
     from cardcore.reads import seat_bots
     from cardcore.runner import make_player, play_match
@@ -32,8 +33,7 @@ def agreement(game: str, bot: str, model: str, players: int, deals: int, seed: i
         def __init__(self, inner: Any) -> None:
             self.inner = inner
             self.needs_observation = inner.needs_observation
-            if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
-                self.witness = inner.witness
+            pass_witness(self, inner)  # a bot that follows the game (ismcts:model=…)
 
         def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:
             move = self.inner.choose(observation, moves, decision)

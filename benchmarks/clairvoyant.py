@@ -19,6 +19,7 @@ import random
 import sys
 from typing import Any
 
+from cardcore.players import pass_witness
 from cardcore.table import Table
 
 
@@ -47,8 +48,7 @@ class Clairvoyant:
         options = {"iterations": iterations} if iterations else {}
         self.inner = table.player_kinds[level](table, seat, rng, **options)
         self.needs_observation = self.inner.needs_observation
-        if hasattr(self.inner, "witness"):  # a bot that follows the game (ismcts:model=…)
-            self.witness = self.inner.witness
+        pass_witness(self, self.inner)  # a bot that follows the game (ismcts:model=…)
 
     def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:
         return self.inner.choose(observation, moves, None if decision is None else _Seeing(decision))

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from cardcore.players import pass_witness
 from cardcore.runner import Listener, make_players, play_deal
 
 
@@ -64,8 +65,7 @@ class _Timed:
         self.inner = inner
         self.needs_observation = inner.needs_observation
         self.clock = clock
-        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
-            self.witness = inner.witness
+        pass_witness(self, inner)  # a bot that follows the game (ismcts:model=…)
         self.name = name
 
     def choose(self, observation: Any, moves: Any, decision: Any = None) -> Any:

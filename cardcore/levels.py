@@ -32,6 +32,7 @@ from cardcore.errors import TableError
 from cardcore.game import Observation
 from cardcore.i18n import NP_, T, _p
 from cardcore.moves import Move
+from cardcore.players import pass_witness
 
 if TYPE_CHECKING:
     from cardcore.players import Player
@@ -92,8 +93,7 @@ class Mistaken:
         self.rng = rng
         self.mistakes = float(mistakes)
         self.needs_observation = inner.needs_observation
-        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
-            self.witness = inner.witness
+        pass_witness(self, inner)  # a bot that follows the game (ismcts:model=…)
 
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None

@@ -68,6 +68,14 @@ class Player(Protocol):
 PlayerFactory = Callable[["Table", int, random.Random], Player]
 
 
+def pass_witness(wrapper: Any, inner: Any) -> None:
+    """A player that wraps ``inner`` follows the game as ``inner`` does: its
+    ``witness`` is passed on (the engine finds the players that follow the game
+    by that attribute). Every wrapper of a player calls it."""
+    if hasattr(inner, "witness"):
+        wrapper.witness = inner.witness
+
+
 class _TwoArguments:
     """A player of the protocol before ``Decision`` (``choose(observation, moves)``)."""
 
@@ -76,8 +84,7 @@ class _TwoArguments:
         self.needs_observation = player.needs_observation
         if hasattr(player, "rng"):
             self.rng = player.rng
-        if hasattr(player, "witness"):
-            self.witness = player.witness
+        pass_witness(self, player)
 
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None

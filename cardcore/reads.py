@@ -28,9 +28,9 @@ every other seat's decision is read until the bot's next one. The chain ends,
 until the bot moves again, at a move that plays no one card (a draw: that
 seat's earlier moves are no longer read either), at a move it cannot match,
 and where cards come from the stock (new hands, a table turned up: the kept
-deal's would be imagined ones). Nothing here
-sees a hidden card: the imagined deals come from ``Decision.sample`` and the
-moves from the records every seat gets (``witness``).
+deal's would be imagined ones). Nothing here sees a hidden card: the imagined
+deals come from ``Decision.sample`` and the moves from the records every seat
+gets (``witness``).
 
 The search draws its imagined deals from a pool of such weighed deals
 (``Pool``), each drawn in proportion to its weight.
@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardcore.cards import Card
@@ -97,7 +97,7 @@ class _Seen:
     before: DealState
     move: Move
     size: int
-    played: list[Card] = field(default_factory=list)
+    played: list[Card]
 
 
 class Pool:

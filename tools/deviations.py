@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardcore.arena import deal_seed
+from cardcore.players import pass_witness
 from cardcore.plugins import discover
 from cardcore.runner import Listener, make_player, make_players, play_deal
 from cardcore.table import Table
@@ -37,8 +38,7 @@ class _Spy:
     def __init__(self, inner: Any, reference: Any, counts: dict[str, collections.Counter[str]]) -> None:
         self.inner, self.reference, self.counts = inner, reference, counts
         self.needs_observation = True
-        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
-            self.witness = inner.witness
+        pass_witness(self, inner)  # a bot that follows the game (ismcts:model=…)
 
     def choose(self, observation: Any, moves: Sequence[Any], decision: Any = None) -> Any:
         ref_obs = observation if self.reference.needs_observation else None

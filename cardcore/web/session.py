@@ -57,7 +57,7 @@ from cardcore.i18n import T, to_data
 from cardcore.log import GameLog
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move, find_move, laid_cards, move_to_json, names_by_rank
-from cardcore.players import QuitGame
+from cardcore.players import QuitGame, pass_witness
 from cardcore.render import plain
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
 from cardcore.seeds import fresh_seed
@@ -985,8 +985,7 @@ class _Journaled:
         self.seat = seat
         self.inner = inner
         self.needs_observation = getattr(inner, "needs_observation", False)
-        if hasattr(inner, "witness"):  # a bot that follows the game (ismcts:model=…)
-            self.witness = inner.witness
+        pass_witness(self, inner)  # a bot that follows the game (ismcts:model=…)
 
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
