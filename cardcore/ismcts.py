@@ -194,7 +194,9 @@ class IsmctsPlayer:
         legal = set(moves)
         hint: Move | None = None
         if self.prior is not None:
-            hint = self.prior.choose(observation if self.prior.needs_observation else None, tuple(moves))
+            hint = self.prior.choose(
+                observation if self.prior.needs_observation else None, tuple(moves), decision
+            )
             if hint is not None and hint.kind in self.follows:
                 self.decisions += 1
                 self.last_iterations = 0

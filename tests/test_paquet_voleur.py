@@ -305,3 +305,49 @@ def test_greedy_takes_the_most(registry):
 
     move = GreedyPlayer(t, 0, random.Random(0)).choose(None, t.legal_moves(s))
     assert move.kind == "steal"
+
+
+def test_careful_bot_keeps_its_pile_out_of_reach(registry):
+    """The careful bot pairs with the rank nobody can still hold (every other
+    copy seen), where greedy pairs the first card; from an imagined deal and
+    honestly (counting from the decision's imagined deal) alike."""
+    from cardcore.decision import Decision
+
+    t, s = position("paquet_voleur/careful_counts.yaml", registry)
+    moves = t.legal_moves(s)
+    assert [(m.card, m.takes) for m in moves] == [(card("9S"), (card("9D"),)), (card("5H"), (card("5C"),))]
+    rng = random.Random(0)
+    greedy = t.player_kinds["greedy"](t, 0, rng)
+    careful = t.player_kinds["careful"](t, 0, rng)
+    assert greedy.choose(None, moves) == moves[0]
+    assert careful.choose_imagined(s, moves) == moves[1]
+    for seed in range(5):
+        decision = Decision(t, t.new_match(seed), s.clone(), 0, 1, 0)
+        assert careful.choose(None, moves, decision) == moves[1]
+    # with the other 5s unseen (in the stock), the 5 is no safer than the 9: the first is played
+    raw = s.clone()
+    raw.piles[0][0], raw.stock[0] = raw.stock[0], raw.piles[0][0]  # 5D to the stock, 9H to a pile
+    assert careful.choose_imagined(raw, t.legal_moves(raw)) == moves[0]
+
+
+def test_careful_bot_trails_what_the_opponent_lacks(registry):
+    """A trail (P5c) lays the card the next opponent is least likely to pair:
+    here the rank he is known to lack (``lacks``) rather than the first card."""
+    from cardcore.position import position_from_data
+
+    raw = {
+        "game": "paquet_voleur",
+        "players": 2,
+        "dealer": 1,
+        "to_act": 0,
+        "hands": {0: ["7H", "QC"], 1: ["2S", "3S"]},
+        "table": ["5C", "KD"],
+        "stock": ["7S", "QH", "9C", "2D", "8C", "8D", "10H", "JS"],
+        "piles": {0: ["4C"], 1: ["3H", "6S"]},
+        "lacks": {1: ["Q"]},
+    }
+    t, s = position_from_data(raw, registry)
+    moves = t.legal_moves(s)
+    assert [m.kind for m in moves] == ["trail", "trail"]
+    careful = t.player_kinds["careful"](t, 0, random.Random(0))
+    assert careful.choose_imagined(s, moves).card == card("QC")

@@ -50,7 +50,10 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
     """The table plugin: Paquet voleur's answers to the core's hooks."""
 
     domain = "paquet_voleur"  # its catalog (plugins/paquet_voleur/words.py)
-    bots = {"greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer"}
+    bots = {
+        "greedy": "cardcore_plugins.paquet_voleur.bots:GreedyPlayer",
+        "careful": "cardcore_plugins.paquet_voleur.bots:CarefulPlayer",
+    }
     # the levels a person picks (cardcore.levels): the search's budgets keep a decision
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check)
     levels = {
