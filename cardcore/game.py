@@ -144,6 +144,9 @@ class GamePlugin(Generic[OptionsT, StateT]):
     # the levels a person picks (``cardcore.levels``): level → kind spec, or
     # level → {players: kind spec}; a level left out gets the core's default
     levels: ClassVar[Mapping[str, str | Mapping[int, str]]] = {}
+    # the level whose search gives the hint (``players.advise``), within about 500 ms of
+    # CPU a decision: ``hard``, unless the game's ``hard`` is kept weak for the ladder
+    hint_level: ClassVar[str] = "hard"
     # the kinds of move a search with ``macro`` leaves to its prior (the game's
     # bot) instead of branching on them: Canasta's melds (``cardcore.ismcts``)
     search_follows: ClassVar[frozenset[str]] = frozenset()

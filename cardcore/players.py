@@ -732,15 +732,17 @@ def advise(
     decision: Decision | None,
     fallback: Player | None = None,
 ) -> tuple[Move | None, str, list[tuple[Move, int, float]]]:
-    """A hint: the move the ``hard`` level (``cardcore.levels``: the search
-    within about 300 ms of CPU) would play seeing only what ``seat`` sees, and
+    """A hint: the move the game's hint level (``GamePlugin.hint_level``:
+    ``hard``, the search within about 300 ms of CPU, unless the game names
+    another within 500 ms) would play seeing only what ``seat`` sees, and
     why in a line. The search (``ismcts``, over deals imagined by
     ``decision.sample``) gives the points it expects for the moves it tried most;
     without it, ``fallback`` (the game's greedy bot) names its move. Also the
     search's estimates: (move, deals tried, mean points) of its three moves tried
     most, and of the move it plays when that is not one of them."""
-    if "hard" in table.player_kinds and decision is not None:
-        search: Any = table.player_kinds["hard"](table, seat, random.Random(0))
+    level = getattr(table.plugin, "hint_level", "hard")
+    if level in table.player_kinds and decision is not None:
+        search: Any = table.player_kinds[level](table, seat, random.Random(0))
         move = search.choose(observation if search.needs_observation else None, moves, decision)
         every = search.estimates() if hasattr(search, "estimates") else []
         rows = every[:3]

@@ -71,8 +71,12 @@ def test_a_level_is_deterministic_for_a_seed_and_an_iteration_budget(game):
     where = _decisions(table, 5, 4)
     for spec in ("hard:iterations=6", "expert:iterations=6", "easy"):
         assert _choices(table, spec, where, 1) == _choices(table, spec, where, 1)
-    # the budget is the search's: hard and expert with the same one play alike
-    assert _choices(table, "hard:iterations=6", where, 1) == _choices(table, "expert:iterations=6", where, 1)
+    # a level given a budget is its configuration with that budget, nothing else
+    for level in ("hard", "expert"):
+        kind, options = parse_kind(level_spec(table, level))
+        options["iterations"] = 6
+        spec = kind + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+        assert _choices(table, f"{level}:iterations=6", where, 1) == _choices(table, spec, where, 1)
 
 
 def test_normal_is_greedy_and_easy_errs_at_its_share_of_decisions():
@@ -135,20 +139,25 @@ def test_the_lobby_lists_the_levels_first_and_play_defaults_to_normal(tmp_path):
         assert _default_bot(Table(REGISTRY.game(game))) == "normal"
 
 
-def test_the_hint_asks_the_hard_level():
-    """``players.advise`` plays what ``hard`` plays (its search, seeded 0)."""
+@pytest.mark.parametrize("game,level", [("carrousel", "hard"), ("paquet_voleur", "expert")])
+def test_the_hint_asks_the_games_hint_level(game, level):
+    """``players.advise`` plays what the game's hint level plays (its search,
+    seeded 0): ``hard``, or Paquet voleur's ``expert`` (its ``hard`` is kept weak)."""
     from cardcore.players import advise
 
-    table = Table(REGISTRY.game("carrousel"), 2)
+    table = Table(REGISTRY.game(game), 2)
+    assert table.plugin.hint_level == level
     for match, state, seat in _decisions(table, 3, 3):
         moves = tuple(table.legal_moves(state))
         observation = table.observe(state, seat)
         move, why, rows = advise(
             table, seat, observation, moves, Decision(table, match, state.clone(), seat, 1, 0)
         )
-        hard = make_player(table, "hard", seat, random.Random(0))
-        assert move == hard.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
+        bot = make_player(table, level, seat, random.Random(0))
+        assert move == bot.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
         assert rows and why.startswith("I would play")
+        if level == "expert":  # its 900 imagined deals, not hard's ten
+            assert sum(tries for _m, tries, _p in rows) > 10
 
 
 def test_the_search_benchmark_runs_and_checks_the_budgets():
