@@ -16,7 +16,7 @@ search's iterations per CPU second (for a kind that searches).
 
 ``--check`` compares each level's 95th percentile with its budget
 (``BUDGETS``: ``hard`` 300 ms, ``expert`` 1,000 ms; the hint, the game's ``hint_level``:
-``hard``, Paquet voleur's ``expert``, 500 ms)
+``hard``, Carrousel's and Paquet voleur's ``expert``, 500 ms)
 and exits 1 if one is over: the levels' calibration on this machine, not a test
 (the machines are shared; a figure moves by a third from one minute to the
 next). ``--compare REV`` runs this script's measurement on a git revision

@@ -139,10 +139,13 @@ def test_the_lobby_lists_the_levels_first_and_play_defaults_to_normal(tmp_path):
         assert _default_bot(Table(REGISTRY.game(game))) == "normal"
 
 
-@pytest.mark.parametrize("game,level", [("carrousel", "hard"), ("paquet_voleur", "expert")])
+@pytest.mark.parametrize(
+    "game,level", [("carrousel", "expert"), ("paquet_voleur", "expert"), ("canasta", "hard")]
+)
 def test_the_hint_asks_the_games_hint_level(game, level):
     """``players.advise`` plays what the game's hint level plays (its search,
-    seeded 0): ``hard``, or Paquet voleur's ``expert`` (its ``hard`` is kept weak)."""
+    seeded 0): ``hard``, or Carrousel's and Paquet voleur's ``expert`` (their ``hard``
+    at two players is kept weak for the ladder)."""
     from cardcore.players import advise
 
     table = Table(REGISTRY.game(game), 2)
@@ -156,7 +159,7 @@ def test_the_hint_asks_the_games_hint_level(game, level):
         bot = make_player(table, level, seat, random.Random(0))
         assert move == bot.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
         assert rows and why.startswith("I would play")
-        if level == "expert":  # its 900 imagined deals, not hard's ten
+        if level == "expert":  # its hundreds of imagined deals, not hard's ten
             assert sum(tries for _m, tries, _p in rows) > 10
 
 
