@@ -95,14 +95,15 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
     # within ~300 ms (hard) and ~1 s (expert) of CPU here (benchmarks/search_bench.py --check);
     # its playouts stop after ten moves and score the piles as they stand (depth=10,
     # cardcore_score_position): cheaper, so more imagined deals a decision (docs/BOTS.md).
-    # At two players the search's lead over greedy comes within a few hundred iterations
-    # and then stays nearly flat (3,000 over 700: +0.70, over 100: +1.0), so the ladder
-    # is set by budget there: hard a small search half-way up (10 iterations), expert the
-    # search at the plateau (docs/BOTS.md, "Carrousel 2p set by budget")
+    # At two and three players the search's lead over greedy comes within a few hundred
+    # iterations and then stays nearly flat (2p: 3,000 over 700: +0.70, over 100: +1.0;
+    # 3p: 2,500 over 700: +0.43, over 100: +0.62), so the ladder is set by budget there:
+    # hard a small search half-way up (10 iterations), expert the search at the plateau
+    # (docs/BOTS.md, "Carrousel at two players set by budget", "... three players ...")
     levels = {
         "hard": {
             2: "ismcts:iterations=10,prior=greedy,rollout=greedy,depth=10",
-            3: "ismcts:iterations=700,prior=greedy,rollout=greedy,depth=10",
+            3: "ismcts:iterations=10,prior=greedy,rollout=greedy,depth=10",
             4: "ismcts:iterations=700,prior=greedy,rollout=greedy,depth=10",
         },
         "expert": {
@@ -111,8 +112,8 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
             4: "ismcts:iterations=2500,prior=greedy,rollout=greedy,depth=10",
         },
     }
-    # the hint asks expert (within 500 ms of CPU, search_bench --check): hard at two
-    # players is kept small for the ladder, ten imagined deals a weak hint
+    # the hint asks expert (within 500 ms of CPU, search_bench --check): hard at two and
+    # three players is kept small for the ladder, ten imagined deals a weak hint
     hint_level = "expert"
     card_kind = "trail"  # a card typed alone, when no move plays it
     state_class = CarrouselState  # the state hooks are derived from its FIELDS
