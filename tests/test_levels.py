@@ -31,10 +31,14 @@ def test_every_level_is_a_player_kind_of_every_game_and_player_count(game, playe
         assert kind in table.player_kinds and kind not in LEVELS
         player = make_player(table, level, 0, random.Random(0))
         assert hasattr(player, "choose")
-    # the search levels search, harder one with the larger budget
+    # expert searches; hard searches with a smaller budget, or is one of the game's own
+    # bots other than normal's (Paquet voleur's `careful` at four players, docs/BOTS.md)
     hard, expert = (parse_kind(level_spec(table, lv)) for lv in ("hard", "expert"))
-    assert hard[0] == expert[0] == "ismcts"
-    assert expert[1]["iterations"] > hard[1]["iterations"] > 0
+    assert expert[0] == "ismcts"
+    if hard[0] == "ismcts":
+        assert expert[1]["iterations"] > hard[1]["iterations"] > 0
+    else:
+        assert hard[0] in table.plugin.bots and hard[0] != "greedy"
     assert level_spec(table, "normal") == "greedy"
     assert isinstance(make_player(table, "easy", 0, random.Random(0)), Mistaken)
 

@@ -54,8 +54,8 @@ class CarefulPlayer:
     card played is face up: those in the other hands and the stock) and their
     hand sizes; a seat that trailed holds none of the ranks it then lacked
     (``PVState.lacks``). Deterministic: the first best move in legal order.
-    Not a level (``normal`` is ``greedy``); the search may use it
-    (``ismcts:prior=careful,rollout=careful``).
+    The level ``hard`` at three and four players; the search uses it at two
+    (``ismcts:iterations=5,prior=careful,rollout=careful``; ``PaquetVoleur.levels``).
     """
 
     needs_observation = False
