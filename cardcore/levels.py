@@ -16,7 +16,9 @@ a game that names none gets the core's (``DEFAULT_LEVELS``).
   machines; ``expert``: the same within about 1 s. The budget is in
   iterations, not time, so a level plays the same moves for a seed on any
   machine; ``hard:iterations=N`` runs it with another budget (tests, slow
-  machines).
+  machines). A game may name another of its bots for a level instead (Paquet
+  voleur's ``hard`` at three and four players is its ``careful``): such a
+  level takes no ``iterations``.
 
 ``python -m cardcore.levels`` prints every game's table of levels.
 """

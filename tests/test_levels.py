@@ -32,7 +32,7 @@ def test_every_level_is_a_player_kind_of_every_game_and_player_count(game, playe
         player = make_player(table, level, 0, random.Random(0))
         assert hasattr(player, "choose")
     # expert searches; hard searches with a smaller budget, or is one of the game's own
-    # bots other than normal's (Paquet voleur's `careful` at four players, docs/BOTS.md)
+    # bots other than normal's (Paquet voleur's `careful` at three and four players)
     hard, expert = (parse_kind(level_spec(table, lv)) for lv in ("hard", "expert"))
     assert expert[0] == "ismcts"
     if hard[0] == "ismcts":

@@ -62,15 +62,13 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         # was small (4p: -0.05 over 300 boards, +0.58 over 1,000; 3p: +1.07 over 1,000), so
         # there easy errs at every decision (docs/BOTS.md)
         "easy": {2: "{base}:mistakes=0.5", 3: "{base}:mistakes=1", 4: "{base}:mistakes=1"},
-        # hard: a small search, half-way up the ladder. The search's gain over greedy
-        # comes within a few iterations and then stays flat: 900 iterations with greedy's
-        # prior and playouts, 3,000, 200 plain and the one-ply `careful` all lead greedy by
-        # about the same (+4 to +6.5 cards at two players) and tie one another, so the step
-        # from hard to expert is a step in budget from a few iterations (docs/BOTS.md). At
-        # two players five iterations with careful's prior and playouts: within the CPU of
-        # this release's plain search at ten (about 0.8 ms), and ahead of it. At three and
-        # four players `careful` itself, no search (a fiftieth of a millisecond): ahead of
-        # the plain search at three iterations, and expert leads it there (docs/BOTS.md)
+        # hard: half-way up the ladder. The search's gain over greedy comes within a few
+        # iterations and then flattens; the one-ply `careful` plays near that plateau in a
+        # fiftieth of a millisecond. At two players expert does not separate from `careful`
+        # (+1.02 over 1,000 boards), so hard is five iterations over it (careful's prior and
+        # playouts), within the CPU of this release's plain search at ten and ahead of it; at
+        # three and four expert leads `careful` (+1.17, +1.46 over 1,200), so hard is
+        # `careful` itself, ahead of the plain search at three iterations (docs/BOTS.md)
         "hard": {
             2: "ismcts:iterations=5,prior=careful,rollout=careful",
             3: "careful",
