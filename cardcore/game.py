@@ -326,6 +326,14 @@ class DealState:
         return self.to_act
 
 
+def unseen_order(c: Card) -> tuple[int, int, str, int]:
+    """The canonical order of the cards a seat cannot see, in which every
+    sampler lays them out before it shuffles (``redeal_unseen``; a game's own
+    ``cardcore_sample_state`` sorts its pool with it too): each physical card
+    has its own place in it, whatever place it really holds."""
+    return c.sort_key
+
+
 def redeal_unseen(
     state: DealState, seat: int, rng: random.Random, known: Sequence[Sequence[Card]] = ()
 ) -> DealState:
@@ -335,7 +343,13 @@ def redeal_unseen(
     ``cardcore_sample_state``; a game whose seats know more calls it and keeps
     only the deals that agree with what they know). ``known[i]``: cards every
     seat saw go to hand i (a pile taken, say); they stay there, first in the
-    hand."""
+    hand.
+
+    The unseen cards are put in their canonical order (``unseen_order``)
+    before the shuffle: the sample is a function of ``rng`` and of what the
+    seat may know, never of where the unseen cards really lie (collected in
+    their true order, a shuffle with a known RNG is a fixed permutation of
+    the truth, and a hint computed from it names the hidden hands)."""
     sample = state.clone()
     places: list[tuple[list[Card], list[Card]]] = []  # each list seat cannot see, the cards kept in it
     unseen: list[Card] = []
@@ -351,6 +365,7 @@ def redeal_unseen(
             else:
                 places.append((cards, []))
                 unseen += cards
+    unseen.sort(key=unseen_order)
     rng.shuffle(unseen)
     at = 0
     for cards, kept in places:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import secrets
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -731,6 +732,7 @@ def advise(
     moves: Sequence[Move],
     decision: Decision | None,
     fallback: Player | None = None,
+    rng: random.Random | None = None,
 ) -> tuple[Move | None, str, list[tuple[Move, int, float]]]:
     """A hint: the move the game's hint level (``GamePlugin.hint_level``:
     ``hard``, the search within about 300 ms of CPU, unless the game names
@@ -739,10 +741,17 @@ def advise(
     ``decision.sample``) gives the points it expects for the moves it tried most;
     without it, ``fallback`` (the game's greedy bot) names its move. Also the
     search's estimates: (move, deals tried, mean points) of its three moves tried
-    most, and of the move it plays when that is not one of them."""
+    most, and of the move it plays when that is not one of them.
+
+    The search imagines deals from what ``seat`` may know only (the samplers'
+    canonical order), with ``rng``, by default ``hint_rng``: a secret of the
+    match, never a fixed number, so that nobody can replay the hint offline
+    against the arrangements he cannot tell apart."""
     level = getattr(table.plugin, "hint_level", "hard")
     if level in table.player_kinds and decision is not None:
-        search: Any = table.player_kinds[level](table, seat, random.Random(0))
+        if rng is None:
+            rng = hint_rng(decision)
+        search: Any = table.player_kinds[level](table, seat, rng)
         move = search.choose(observation if search.needs_observation else None, moves, decision)
         every = search.estimates() if hasattr(search, "estimates") else []
         rows = every[:3]
@@ -753,6 +762,17 @@ def advise(
         return None, T("this game has no bot to ask"), []
     move = fallback.choose(observation if fallback.needs_observation else None, moves)
     return move, T("I would play {move}", move=table.move_text(move)), []
+
+
+def hint_rng(decision: Decision) -> random.Random:
+    """The RNG of the hint at ``decision``: derived from the match's seed (drawn
+    from ``secrets`` unless the user gave one: ``cardcore.seeds``) and the
+    decision, so that the same decision gets the same hint; from ``secrets``
+    when the match has no seed."""
+    seed = decision.match.seed
+    if seed is None:
+        return random.Random(secrets.randbits(64))
+    return random.Random(f"{seed}/hint/{decision.deal}/{decision.index}/{decision.seat}")
 
 
 def _why_this(table: Table, move: Move, rows: list[tuple[Move, int, float]]) -> str:

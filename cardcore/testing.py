@@ -38,6 +38,15 @@ the spectator's view and everything but the hands and the stock as they are,
 keeps the sizes of the other hands and of the stock, shares no list with the
 real state and changes nothing of it; and the samples do vary.
 
+``check_no_leak``: what a seat imagines depends only on what it may know.
+At checked steps, other arrangements of the unseen cards that leave the
+seat's view and the public state unchanged (its "twins", drawn with the
+game's own sampler) must give, with the same RNG, the same imagined deal
+(``cardcore_sample_state``), the same search (its move and its estimates: a
+hint) and the same answer to *why not?* for every unseen card. A sampler
+that shuffles the unseen cards from their true order, or an explanation that
+looks into another hand, fails it.
+
 Hidden, for these checks, is what the core's contract says: the other hands
 and the stock (``cardcore_sample_state``); every other place of the state is
 public. Each check returns counts for the caller to assert on.
@@ -55,7 +64,7 @@ from typing import Any
 from cardcore.cards import Card
 from cardcore.decision import Step
 from cardcore.errors import IllegalMoveError, PluginError
-from cardcore.game import DealState
+from cardcore.game import DealState, unseen_order
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move
 from cardcore.runner import Listener, make_players, play_deal
@@ -621,6 +630,133 @@ def _count_variety(state: DealState, sample: DealState, seat: int, stats: Sampli
         )
 
 
+# ---- what a seat imagines depends only on what it may know ------------------------------
+@dataclass
+class LeakStats:
+    """What ``check_no_leak`` compared."""
+
+    positions: int = 0  # (step, seat) pairs checked
+    twins: int = 0  # arrangements compared with the real one
+    searches: int = 0  # searches (hints) compared
+    whys: int = 0  # unseen cards asked *why not?*
+
+
+def check_no_leak(
+    table: Table,
+    deals: int,
+    seed: int = 0,
+    kinds: Sequence[str] | None = None,
+    every: int = 5,
+    twins: int = 2,
+    search: str | None = "ismcts:iterations=8",
+) -> LeakStats:
+    """What a seat imagines, and so its hint, depends only on what it may
+    know. Over ``deals`` seeded deals, every ``every`` steps, for the seat to
+    act: ``twins`` other arrangements of the cards it cannot see, drawn with
+    the game's own sampler (so they agree with everything the seat knows),
+    each checked to leave its view and the public state as they are, are
+    compared with the real deal: with one RNG, the sample
+    (``Table.sample_state``) must be the same deal, the search bot ``search``
+    (None: none) must play the same move with the same estimates (what a hint
+    says), and the game's *why not?* (``players.reason_not``) must answer the
+    same for every card the seat cannot see. Raises ``ConformanceError``
+    naming the step, the seat and what differed; returns the counts."""
+    check = _Twins(table, seed, every, twins, search)
+    _play(table, deals, seed, kinds, check)
+    return check.stats
+
+
+class _Twins(_Checks):
+    """``check_no_leak``'s checks, every ``every`` steps, before the move."""
+
+    def __init__(self, table: Table, seed: int, every: int, twins: int, search: str | None) -> None:
+        super().__init__(table)
+        self.seed, self.every, self.twins, self.search = seed, every, twins, search
+        self.stats = LeakStats()
+
+    def before_move(self, match: Match, state: DealState, moves: list[Move], move: Move) -> None:
+        if self.step % self.every:
+            return
+        table, seat = self.table, state.turn
+        where = f"{self.at} seat {seat}"
+        view = table.observe(state, seat).to_json()
+        public = _public_dump(table.dump_state(state))
+        truth = _Imagined(table, match, state, seat, self.step)
+        self.stats.positions += 1
+        for k in range(self.twins):
+            twin = table.sample_state(state, seat, random.Random(f"{self.seed}/twin/{where}/{k}"))
+            if table.observe(twin, seat).to_json() != view or _public_dump(table.dump_state(twin)) != public:
+                continue  # not an arrangement the seat cannot tell apart (check_sampling says why)
+            other = _Imagined(table, match, twin, seat, self.step)
+            rng = f"{self.seed}/imagine/{where}/{k}"
+            if truth.sample(rng) != other.sample(rng):
+                raise ConformanceError(
+                    f"{where}: the seat imagines another deal when the cards it cannot see lie "
+                    "otherwise (does the sampler read their true order? sort them first: "
+                    "cardcore.game.unseen_order)"
+                )
+            self.stats.twins += 1
+            if self.search is not None and len(moves) > 1:
+                mine, theirs = (
+                    truth.searched(self.search, rng, moves),
+                    other.searched(self.search, rng, moves),
+                )
+                if mine != theirs:
+                    raise ConformanceError(
+                        f"{where}: the search ({self.search}) plays or estimates otherwise when the "
+                        f"cards the seat cannot see lie otherwise: {mine[0]} against {theirs[0]}"
+                    )
+                self.stats.searches += 1
+            for c in sorted(unseen_cards(state, seat), key=unseen_order):
+                if truth.why(c, moves) != other.why(c, moves):
+                    raise ConformanceError(
+                        f"{where}: why not {c}? is answered otherwise when the cards the seat cannot "
+                        f"see lie otherwise: {truth.why(c, moves)!r} against {other.why(c, moves)!r}"
+                    )
+                self.stats.whys += 1
+
+
+class _Imagined:
+    """One arrangement of a deal at a decision of ``seat``: what the seat's
+    sampler, a search and *why not?* make of it."""
+
+    def __init__(self, table: Table, match: Match, state: DealState, seat: int, index: int) -> None:
+        from cardcore.decision import Decision
+
+        self.table, self.state, self.seat = table, state, seat
+        self.decision = Decision(table, match, state, seat, len(match.deals) + 1, index)
+
+    def sample(self, rng: str) -> dict[str, Any]:
+        return self.table.dump_state(self.table.sample_state(self.state, self.seat, random.Random(rng)))
+
+    def searched(self, spec: str, rng: str, moves: list[Move]) -> tuple[str, list[tuple[str, int, float]]]:
+        from cardcore.runner import make_player
+
+        bot: Any = make_player(self.table, spec, self.seat, random.Random(rng))
+        observation = self.table.observe(self.state, self.seat)
+        move = bot.choose(observation if bot.needs_observation else None, tuple(moves), self.decision)
+        rows = bot.estimates() if hasattr(bot, "estimates") else []
+        return str(move), [(str(m), n, round(p, 9)) for m, n, p in rows]
+
+    def why(self, c: Card, moves: list[Move]) -> str | None:
+        from cardcore.players import reason_not
+
+        reason = reason_not(self.table, self.decision.explain, c, moves)
+        return None if reason is None else str(reason)
+
+
+def unseen_cards(state: DealState, seat: int) -> list[Card]:
+    """The cards ``seat`` cannot see: those of its class's ``HIDDEN`` fields
+    (the other hands and the stock, unless the game declares more)."""
+    cards: list[Card] = []
+    for name, per_seat in type(state).HIDDEN:
+        held = getattr(state, name)
+        for i, place in enumerate(held) if per_seat else ((-1, held),):
+            if i != seat:
+                cards += place
+    return cards
+
+
 # ---- everything -------------------------------------------------------------------------
 @dataclass
 class TableReport:
@@ -630,6 +766,7 @@ class TableReport:
     views: int  # observations checked by check_hidden_information
     moves_replayed: int  # moves compared by check_determinism
     sampling: SamplingStats
+    imagined: LeakStats  # what check_no_leak compared
 
 
 def check_table(
@@ -639,13 +776,15 @@ def check_table(
     rule's test runs: ``deals`` seeded deals of each of random playouts
     (conservation, legality, JSON round trip, clone independence, scores, no
     dead ends: ``check_random_playouts``), hidden information
-    (``check_hidden_information``), determinism (``check_determinism``) and
-    sampling honesty (``check_sampling``), with the bots ``kinds`` (random
-    bots by default). Raises ``ConformanceError`` at the first failure;
+    (``check_hidden_information``), determinism (``check_determinism``),
+    sampling honesty (``check_sampling``) and what a seat imagines depending
+    only on what it may know (``check_no_leak``), with the bots ``kinds``
+    (random bots by default). Raises ``ConformanceError`` at the first failure;
     returns what each check counted."""
     return TableReport(
         playouts=check_random_playouts(table, deals, seed, kinds),
         views=check_hidden_information(table, deals, seed, kinds),
         moves_replayed=check_determinism(table, seed, deals, kinds),
         sampling=check_sampling(table, deals, seed, kinds),
+        imagined=check_no_leak(table, deals, seed, kinds),
     )

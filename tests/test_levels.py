@@ -148,9 +148,10 @@ def test_the_lobby_lists_the_levels_first_and_play_defaults_to_normal(tmp_path):
 )
 def test_the_hint_asks_the_games_hint_level(game, level):
     """``players.advise`` plays what the game's hint level plays (its search,
-    seeded 0): ``hard``, or Carrousel's and Paquet voleur's ``expert`` (their ``hard``
-    at two players is kept weak for the ladder)."""
-    from cardcore.players import advise
+    with the hint's RNG, ``hint_rng``: a secret of the match, never a fixed
+    number): ``hard``, or Carrousel's and Paquet voleur's ``expert`` (their
+    ``hard`` at two players is kept weak for the ladder)."""
+    from cardcore.players import advise, hint_rng
 
     table = Table(REGISTRY.game(game), 2)
     assert table.plugin.hint_level == level
@@ -160,8 +161,9 @@ def test_the_hint_asks_the_games_hint_level(game, level):
         move, why, rows = advise(
             table, seat, observation, moves, Decision(table, match, state.clone(), seat, 1, 0)
         )
-        bot = make_player(table, level, seat, random.Random(0))
-        assert move == bot.choose(observation, moves, Decision(table, match, state.clone(), seat, 1, 0))
+        asked = Decision(table, match, state.clone(), seat, 1, 0)
+        bot = make_player(table, level, seat, hint_rng(asked))
+        assert move == bot.choose(observation, moves, asked)
         assert rows and why.startswith("I would play")
         if level == "expert":  # its hundreds of imagined deals, not hard's ten
             assert sum(tries for _m, tries, _p in rows) > 10

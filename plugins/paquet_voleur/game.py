@@ -17,6 +17,7 @@ from cardcore.game import (
     SideScore,
     redeal_unseen,
     rules_page,
+    unseen_order,
 )
 from cardcore.hookspecs import hookimpl
 from cardcore.i18n import NP_, Side
@@ -267,6 +268,7 @@ def _redeal_lacking(state: PVState, seat: int, rng: random.Random) -> PVState:
     others = [s for s in range(len(hands)) if s != seat]
     pool = [c for s in others for c in hands[s]]
     pool += sample.stock
+    pool.sort(key=unseen_order)  # the canonical order, not the true one (what a seat imagines)
     bound = [s for s in others if state.lacks[s] and hands[s]]
     for _try in range(SAMPLE_TRIES):
         rng.shuffle(pool)
