@@ -10,8 +10,10 @@ mean of the other sides', squashed into (-1, 1). The move tried most often at
 the root is played.
 
 Options (``ismcts:iterations=400``, ``ismcts:ms=200,rollout=greedy``):
-``iterations`` (default 200), ``ms`` (a time budget per decision instead;
-then the choices depend on the machine's speed), ``rollout`` (``random`` or a
+``iterations`` (default 200, at most ``MAX_ITERATIONS``), ``ms`` (a time
+budget per decision instead, at most ``MAX_MS``; then the choices depend on
+the machine's speed; whatever the options, a search ends after
+``CEILING_SECONDS`` or when the watchdog gives up on its thread), ``rollout`` (``random`` or a
 bot kind of the game, e.g. ``greedy``), ``c`` (exploration, default 0.7),
 ``prior`` (a bot kind of the game, e.g. ``greedy``, asked once per decision:
 its move is tried first at the root and wins ties; ``none`` by default),
@@ -64,9 +66,31 @@ from cardcore.decision import Decision
 from cardcore.game import DealState, Observation
 from cardcore.moves import Move
 from cardcore.reads import Reader, seat_bots
+from cardcore.watchdog import given_up
 
 if TYPE_CHECKING:
     from cardcore.table import Table
+
+#: the largest budgets a search may be given (``iterations``, ``pool``; ``ms``):
+#: an option above them is refused in one line naming it
+MAX_ITERATIONS = 1_000_000
+MAX_MS = 60_000.0
+#: whatever its options say, a search ends after this many seconds (wall clock),
+#: or when the watchdog gave up on its thread (``watchdog.given_up``)
+CEILING_SECONDS = MAX_MS / 1000
+
+
+def _bounded(name: str, value: Any, most: float) -> float:
+    """``value`` of option ``name`` as a number from 0 to ``most``, or a one-line ``TableError``."""
+    from cardcore.errors import TableError
+
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise TableError(f"ismcts: {name}={value!r} is not a number") from None
+    if not 0 <= number <= most:  # NaN too: it is not within any bound
+        raise TableError(f"ismcts: {name}={value!r} is not a number from 0 to {most:,.0f}")
+    return number
 
 
 class _Node:
@@ -110,10 +134,10 @@ class IsmctsPlayer:
         self.table = table
         self.seat = seat
         self.rng = rng
-        self.iterations = max(1, int(iterations))
-        self.ms = float(ms)
-        self.c = float(c)
-        self.confidence = float(confidence)
+        self.iterations = max(1, int(_bounded("iterations", iterations, MAX_ITERATIONS)))
+        self.ms = _bounded("ms", ms, MAX_MS)
+        self.c = _bounded("c", c, 100)
+        self.confidence = _bounded("confidence", confidence, 1e9)
         self.rollout_kind = rollout
         if rollout != "random" and rollout not in table.player_kinds:
             from cardcore.errors import TableError
@@ -127,9 +151,9 @@ class IsmctsPlayer:
                 raise TableError(f"ismcts: prior={prior!r} is no player kind of {table.game.name}")
             self.prior = table.player_kinds[prior](table, seat, random.Random(rng.random()))
         self.prior_kind = prior
-        self.puct = float(puct)
-        self.depth = max(0, int(depth))
-        self.explore = float(explore)
+        self.puct = _bounded("puct", puct, 1)
+        self.depth = int(_bounded("depth", depth, MAX_ITERATIONS))
+        self.explore = _bounded("explore", explore, 1)
         if not 0 <= self.explore <= 1 or (self.explore and rollout == "random"):
             from cardcore.errors import TableError
 
@@ -155,7 +179,7 @@ class IsmctsPlayer:
                 from cardcore.errors import TableError
 
                 raise TableError(f"ismcts: model={model!r} is no player kind of {table.game.name}")
-            if not 0 < float(doubt) <= 1:
+            if _bounded("doubt", doubt, 1) <= 0:
                 from cardcore.errors import TableError
 
                 raise TableError(
@@ -163,7 +187,8 @@ class IsmctsPlayer:
                 )
             self.reader = Reader(table, seat, model, doubt, random.Random(rng.random()))
             self.witness = self.reader.witness  # the engine then hands it every move played
-        self.pool = int(pool) if int(pool) > 0 else max(16, self.iterations // 4)
+        pool = int(_bounded("pool", pool, MAX_ITERATIONS))
+        self.pool = pool if pool > 0 else max(16, self.iterations // 4)
         self._tree: list[Any] | None = None  # the prior's bots in the tree, one a seat, per search
         self.scale = 1.0  # the largest deal result seen: rewards are divided by it
         self.decisions = 0
@@ -209,14 +234,19 @@ class IsmctsPlayer:
             if pool is not None:
                 sample = lambda rng, plain: pool.draw(rng)  # noqa: E731
         done = 0
+        budget = self.ms / 1000 if self.ms else CEILING_SECONDS
         while True:
             self._iterate(root, sample(self.rng, plain), legal, hint)
             done += 1
             if self.ms:
-                if (time.perf_counter() - start) * 1000 >= self.ms:
+                if time.perf_counter() - start >= budget:
                     break
             elif done >= self.iterations:
                 break
+            elif time.perf_counter() - start >= budget:
+                break  # the ceiling, whatever the options say
+            if given_up():
+                break  # the watchdog stopped its table: the thread is to end
         self.decisions += 1
         self.last_iterations = done
         self.last_root = root

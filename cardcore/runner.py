@@ -14,6 +14,7 @@ one record per move (``cardcore.decision.Step``), made once.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -186,14 +187,35 @@ def make_player(table: Table, spec: str, seat: int, rng: random.Random) -> Playe
 
 def parse_kind(spec: str) -> tuple[str, dict[str, Any]]:
     """``KIND:key=value,...`` → (kind, options); values are read as YAML
-    scalars (``400`` a number, ``greedy`` a word)."""
+    scalars (``400`` a number, ``greedy`` a word). A number must be finite
+    and not negative (``ms=nan`` would never end a search): a one-line
+    ``TableError`` naming the option otherwise. Each kind bounds its own
+    options above (``ismcts``: ``MAX_ITERATIONS``, ``MAX_MS``)."""
     kind, _, rest = str(spec).partition(":")
     options: dict[str, Any] = {}
     for pair in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise TableError(T("player kind {spec!r}: expected KIND:key=value,...", spec=spec[:60]))
-        options[key.strip()] = _scalar(value.strip())
+        number = options[key.strip()] = _scalar(value.strip())
+        if isinstance(number, float) and not math.isfinite(number):
+            raise TableError(
+                T(
+                    "player kind {kind!r}: {option}={value} is not a finite number",
+                    kind=kind.strip(),
+                    option=key.strip(),
+                    value=value.strip()[:20],
+                )
+            )
+        if isinstance(number, (int, float)) and not isinstance(number, bool) and number < 0:
+            raise TableError(
+                T(
+                    "player kind {kind!r}: {option}={value} is below zero",
+                    kind=kind.strip(),
+                    option=key.strip(),
+                    value=value.strip()[:20],
+                )
+            )
     return kind.strip(), options
 
 

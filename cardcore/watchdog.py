@@ -9,7 +9,8 @@ innermost frame of code that is not cardcore's, pluggy's or the standard
 library's (the plugin), the registered plugin's name when that code is a
 method of a plugin object, its installed package, and the hook it answers —
 and handed to ``on_overrun``. ``cardcore serve`` stops that table only (the
-thread is left behind, and whatever it does later is ignored);
+thread is left behind, and whatever it does later is ignored; a search in it
+reads ``given_up()`` and ends at its next iteration);
 ``simulate`` and ``play`` (``--move-timeout``) stop with that one line.
 """
 
@@ -132,8 +133,12 @@ class Watchdog:
                 self._thread.start()
 
     def forget(self, busy: Busy) -> None:
+        """Stop watching ``busy`` (its loop ended): its thread, if it was given
+        up, is no longer (a new thread may get its id)."""
         with self._lock:
             self._watched.pop(id(busy), None)
+            if busy.fired and busy.thread_id is not None:
+                _GIVEN_UP.discard(busy.thread_id)
 
     def stop(self) -> None:
         self._stop.set()
@@ -145,6 +150,8 @@ class Watchdog:
                 due = [(b, fn) for b, fn in self._watched.values() if b.overdue(now)]
             for busy, fn in due:
                 busy.fired = True
+                if busy.thread_id is not None:
+                    _GIVEN_UP.add(busy.thread_id)  # its searches end at their next iteration
                 try:
                     fn()
                 except Exception as err:  # the watchdog must go on watching the others
@@ -152,6 +159,16 @@ class Watchdog:
 
 
 WATCHDOG = Watchdog()  # one per process
+
+#: the threads the watchdog gave up on, until their loop says it ended (``forget``)
+_GIVEN_UP: set[int] = set()
+
+
+def given_up() -> bool:
+    """Whether the watchdog gave up on the calling thread: the stop flag that
+    long work (a search: ``cardcore.ismcts``) reads to end early, since a
+    thread cannot be stopped from outside. Cheap: a set lookup."""
+    return threading.get_ident() in _GIVEN_UP
 
 
 _ARMED: list[Busy] = []  # the heartbeat ``arm`` set up in this process, if any
