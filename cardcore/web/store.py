@@ -14,11 +14,17 @@ journal (the log stays the export and replay format).
 The file and its ``-wal``/``-shm`` companions are made mode 0600: the host's
 machine is trusted (whoever reads the file can deal every hand of a seed it
 holds), nobody else.
+
+One server per store: ``StoreLock`` holds an exclusive ``flock`` on
+``<file>.lock`` (beside it, holding the server's pid) from before the store is
+opened until the server exits; a second server over the same file is refused.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import hashlib
 import json
 import os
@@ -27,6 +33,9 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from cardcore.errors import CardcoreError
+from cardcore.i18n import T
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -46,6 +55,48 @@ CREATE TABLE IF NOT EXISTS journal (
 def token_hash(token: str) -> str:
     """How a seat's link is kept: its SHA-256 (the link itself is never stored)."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class StoreError(CardcoreError):
+    """The store cannot be used (another server holds it)."""
+
+
+class StoreLock:
+    """One server per store: an exclusive ``flock`` on ``<store>.lock``
+    (beside the store, holding the pid of the server that holds it), taken
+    before the store is opened and released when the server exits (or dies:
+    the kernel releases it). The file itself stays (removing it would let two
+    servers lock two different files of the same name)."""
+
+    def __init__(self, store: Path) -> None:
+        self.path = Path(f"{store}.lock")
+        store.parent.mkdir(parents=True, exist_ok=True)
+        with _private_files():
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            held = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            os.close(fd)
+            if err.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise
+            raise StoreError(
+                T(
+                    "{folder}: another server (pid {pid}) serves the tables kept here ({path}); "
+                    "stop it first, or give this one another --log-dir",
+                    folder=store.parent,
+                    pid=held if held.isdigit() else "?",
+                    path=store,
+                )
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        self.fd: int | None = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # the lock goes with it
+            self.fd = None
 
 
 @contextlib.contextmanager

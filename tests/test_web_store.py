@@ -1,0 +1,216 @@
+"""One server per store (docs/WEB.md, "Nothing lost" and "When things go
+wrong"): a second server over the same store is refused before it opens it,
+a server whose port is taken touches no store."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from cardcore.config import TableConfig
+from cardcore.web.lobby import Lobby
+from cardcore.web.store import Store
+
+pytest.importorskip("starlette.testclient")
+ROOT = Path(__file__).parent.parent
+WAIT = 20  # seconds without a line or a frame: the test fails rather than hangs
+TWO = {"game": "paquet_voleur", "players": [{"kind": "human"}, {"kind": "greedy"}], "options": {"deals": 3}}
+
+
+# ---- servers in processes of their own (127.0.0.1, killed at the end) ------
+class Server:
+    """``cardcore serve`` in a process: its output read by a thread, so that a
+    test waits for a line with a deadline rather than for ever."""
+
+    def __init__(self, log_dir: Path, *args: str, port: int = 0) -> None:
+        command = [sys.executable, "-m", "cardcore.cli", "serve", *args, "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--log-dir", str(log_dir), "--bot-delay", "0"]
+        self.proc = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            cwd=log_dir.parent,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.out: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def started(self) -> list[str]:
+        """The lines printed up to the lobby's (the server listens then)."""
+        while not self.out or not self.out[-1].startswith("Lobby:"):
+            line = self.lines.get(timeout=WAIT)
+            assert line is not None, self.stop()
+            self.out.append(line)
+        return self.out
+
+    @property
+    def base(self) -> str:
+        return self.started()[-1].split()[1].rstrip("/")
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+    def stop(self) -> str:
+        """SIGINT (as Ctrl-C), then SIGKILL if it does not stop: its stderr."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read()
+
+
+@contextlib.contextmanager
+def running(log_dir: Path, *args: str) -> Iterator[Server]:
+    server = Server(log_dir, *args)
+    try:
+        server.started()
+        yield server
+    finally:
+        server.stop()
+
+
+def refused(log_dir: Path, port: int = 0) -> subprocess.CompletedProcess[str]:
+    """A second ``cardcore serve`` run to its end (it is to be refused)."""
+    command = [sys.executable, "-m", "cardcore.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return subprocess.run(
+        [*command, "--log-dir", str(log_dir), "--bot-delay", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=log_dir.parent,
+    )
+
+
+def play(ws_url: str, moves: int) -> int:
+    """Play ``moves`` moves of the link's seat (the first legal one each time,
+    *Next deal* when asked); each is applied (a later decision is shown) before
+    the next is sent. The moves played."""
+    from websockets.sync.client import connect
+
+    played = 0
+    sent: int | None = None
+    deadline = time.monotonic() + 60
+    with connect(ws_url) as ws:
+        while played < moves:
+            assert time.monotonic() < deadline, "the game did not get there"
+            frame = json.loads(ws.recv(timeout=WAIT))
+            if frame["type"] != "state":
+                continue
+            status = frame["status"]
+            assert status["phase"] != "error", status["error"]
+            if frame["moves"] and frame["decision"] != sent:
+                if sent is not None:
+                    played += 1  # the earlier one was applied: this is a later decision
+                    if played == moves:
+                        break
+                sent = frame["decision"]
+                ws.send(json.dumps({"type": "move", "decision": sent, "index": frame["moves"][0]["index"]}))
+            elif status["phase"] == "deal_over" and frame["you"] not in status["ready"]:
+                ws.send(json.dumps({"type": "next"}))
+    return played
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def journal_moves(db: Path, seat: int) -> int:
+    store = Store(db)
+    try:
+        (table_id,) = [i for i, _ in store.open_tables()]
+        return sum(e["t"] == "move" and e["seat"] == seat for e in store.journal(table_id))
+    finally:
+        store.close()
+
+
+# ---- one server per store ------------------------------------------------------
+def test_a_second_server_over_the_same_store_is_refused_and_nothing_is_lost(tmp_path):
+    logs = tmp_path / "logs"
+    first = Server(logs, "paquet_voleur", "--seed", "7")
+    try:
+        lines = first.started()
+        (seat,) = [ln.split()[-1] for ln in lines if "(seat " in ln]
+        ws_url = seat.replace("http://", "ws://").replace("/seat/", "/ws/")
+        played = play(ws_url, 3)
+        second = refused(logs)
+        said = second.stderr.strip()
+        assert second.returncode == 2, second.stderr
+        assert len(said.splitlines()) == 1 and "Traceback" not in said, said
+        assert str(logs) in said and f"pid {first.proc.pid}" in said, said
+        assert "Resumed" not in second.stdout and "Lobby" not in second.stdout
+        played += play(ws_url, 2)  # the first server's table goes on, its links the same
+    finally:
+        err = first.stop()
+    assert first.proc.returncode == 0 and "Traceback" not in err and "IntegrityError" not in err, err
+    assert journal_moves(logs / "tables.db", 0) == played  # every move kept, once
+    (log,) = logs.glob("*.jsonl")
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0, out
+    again = Server(logs, port=first.port)  # the lock went with the first: the table resumes, same links
+    try:
+        assert any(line.startswith("Resumed") for line in again.started())
+        assert play(ws_url, 1) == 1
+    finally:
+        err = again.stop()
+    assert again.proc.returncode == 0, err
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0, out
+
+
+def test_a_server_whose_port_is_taken_is_refused_before_it_opens_its_store(tmp_path, registry):
+    kept = tmp_path / "kept"
+    store = Store(kept / "tables.db")  # a store holding a table, as a stopped server leaves it
+    lobby = Lobby(registry, None, kept, store=store)
+    lobby.open(TableConfig.model_validate(TWO), "kept")
+    lobby.close()
+    store.close()
+    before = files(kept)
+    assert "tables.db" in before and any(name.endswith(".jsonl") for name in before)
+    with running(tmp_path / "logs") as first:
+        second = refused(kept, first.port)
+    said = second.stderr.strip()
+    assert second.returncode == 2, second.stderr
+    assert said == f"error: port {first.port} is taken on 127.0.0.1 (another server listens there); " + (
+        f"try --port {first.port + 1}"
+    ), said
+    assert "Resumed" not in second.stdout
+    assert files(kept) == before  # no lock taken, no row written, the table's log not written anew
+
+
+def wait(inbox: queue.Queue[Any], until: Any) -> dict[str, Any]:
+    """The next state frame that passes ``until`` (an error frame fails unless awaited)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        assert time.monotonic() < deadline, "no such frame came"
+        _, m = inbox.get(timeout=WAIT)
+        if m["type"] != "state":
+            continue
+        if until(m):
+            return m
+        assert m["status"]["phase"] != "error", m["status"]["error"]
