@@ -1,6 +1,8 @@
 """One server per store (docs/WEB.md, "Nothing lost" and "When things go
 wrong"): a second server over the same store is refused before it opens it,
-a server whose port is taken touches no store."""
+a server whose port is taken touches no store, a broken row or a broken file
+is said in one line (the other tables resume; a broken file is left as it
+is)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import contextlib
 import json
 import os
 import queue
+import random
 import signal
 import subprocess
 import sys
@@ -201,6 +204,55 @@ def test_a_server_whose_port_is_taken_is_refused_before_it_opens_its_store(tmp_p
     ), said
     assert "Resumed" not in second.stdout
     assert files(kept) == before  # no lock taken, no row written, the table's log not written anew
+
+
+# ---- a broken row, a broken file -----------------------------------------------
+def test_a_broken_row_is_said_and_left_out_and_the_other_tables_resume(tmp_path, registry, capsys):
+    db = tmp_path / "tables.db"
+    store = Store(db)
+    first = Lobby(registry, None, tmp_path / "logs", store=store)
+    kept, broken, unread = (
+        first.open(TableConfig.model_validate(TWO), n) for n in ("kept", "broken", "unread")
+    )
+    first.close()
+    store.db.execute("UPDATE tables SET data = '{oops' WHERE id = ?", (broken.id,))
+    store.db.execute("UPDATE journal SET data = 'nope' WHERE table_id = ? AND n = 0", (unread.id,))
+    store.close()
+    capsys.readouterr()
+    store = Store(db)
+    again = Lobby(registry, None, tmp_path / "logs", store=store)
+    try:
+        (back,) = again.resume()
+        assert back.id == kept.id and again.find(kept.watch_link) == (back, None)
+        said = capsys.readouterr().err.splitlines()
+        assert len(said) == 2, said
+        assert broken.id in said[0] and "not JSON" in said[0] and "left as it is" in said[0]
+        assert unread.id in said[1] and "entry 0" in said[1] and "left as it is" in said[1]
+        rows = dict(store.db.execute("SELECT id, data FROM tables WHERE closed = 0").fetchall())
+        assert rows[broken.id] == "{oops" and unread.id in rows  # left as they are, not closed
+    finally:
+        again.close()
+        store.close()
+
+
+@pytest.mark.parametrize("offset", [0, 4096], ids=["header", "page 2"])
+def test_a_store_with_random_bytes_in_it_is_refused_in_one_line_and_left_as_it_is(tmp_path, registry, offset):
+    logs = tmp_path / "logs"
+    store = Store(logs / "tables.db")
+    lobby = Lobby(registry, None, logs, store=store)
+    for name in ("one", "two"):
+        lobby.open(TableConfig.model_validate(TWO), name)
+    lobby.close()
+    store.close()
+    db = logs / "tables.db"
+    data = bytearray(db.read_bytes())
+    assert len(data) > offset + 4096
+    data[offset : offset + 4096] = random.Random(46).randbytes(4096)
+    db.write_bytes(bytes(data))
+    code, out = run_cli("serve", "--port", "0", "--log-dir", str(logs))
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert f"{db}: the server's state is broken" in out and "left as it is" in out, out
+    assert db.read_bytes() == bytes(data)  # nothing written to it
 
 
 def wait(inbox: queue.Queue[Any], until: Any) -> dict[str, Any]:
