@@ -2,7 +2,7 @@
 wrong"): a second server over the same store is refused before it opens it,
 a server whose port is taken touches no store, a broken row or a broken file
 is said in one line (the other tables resume; a broken file is left as it
-is)."""
+is), and a store that cannot save stops the table in words and keeps it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import os
 import queue
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
+from test_web_away import Conn, served
 
 from cardcore.config import TableConfig
 from cardcore.web.lobby import Lobby
@@ -253,6 +255,65 @@ def test_a_store_with_random_bytes_in_it_is_refused_in_one_line_and_left_as_it_i
     assert code == 2 and len(out.strip().splitlines()) == 1, out
     assert f"{db}: the server's state is broken" in out and "left as it is" in out, out
     assert db.read_bytes() == bytes(data)  # nothing written to it
+
+
+# ---- a store that cannot save ----------------------------------------------------
+def full(*args: Any, **kwargs: Any) -> None:
+    raise sqlite3.OperationalError("database or disk is full")
+
+
+def test_a_store_that_cannot_save_stops_the_table_in_words_and_keeps_it(tmp_path, registry, monkeypatch):
+    db = tmp_path / "tables.db"
+    store = Store(db)
+    inbox: queue.Queue[Any] = queue.Queue()
+    with served(tmp_path, registry, store) as (lobby, http):
+        with monkeypatch.context() as patch:  # a table made while the disk is full: refused in words
+            patch.setattr(Store, "add_table", full)
+            made = http.post("/api/tables", json=TWO)
+            assert made.status_code == 400 and "the disk is full" in made.json()["error"], made.text
+            assert "OperationalError" not in made.text and not lobby.sessions
+        session = lobby.open(TableConfig.model_validate(TWO), "full")
+        link, table_id = session.links[0], session.id
+        with monkeypatch.context() as patch:  # a seat taken while the disk is full: not taken
+            patch.setattr(Store, "update_table", full)
+            taken = http.post(f"/api/tables/{table_id}/seats/0", json={"name": "Ann"})
+            assert taken.status_code == 400 and "the disk is full" in taken.json()["error"], taken.text
+            assert lobby.open_seats(session) == [0] and lobby.find(link) == (session, 0)
+        with contextlib.ExitStack() as stack:
+            me = Conn(http, link, inbox, stack)
+            frame = wait(inbox, lambda f: bool(f["moves"]))
+            me.send({"type": "move", "decision": frame["decision"], "index": frame["moves"][0]["index"]})
+            frame = wait(inbox, lambda f: bool(f["moves"]) and f["decision"] != frame["decision"])
+            saved = [e for e in store.journal(table_id) if e["t"] == "move"]
+            with monkeypatch.context() as patch:
+                patch.setattr(Store, "append", full)
+                me.send({"type": "move", "decision": frame["decision"], "index": frame["moves"][0]["index"]})
+                stopped = wait(inbox, lambda f: f["status"]["phase"] == "error")
+            error = stopped["status"]["error"]
+            assert "the disk is full" in error and "goes on from its last saved move" in error, error
+            assert "OperationalError" not in error and stopped["status"]["error_say"]["t"].startswith(
+                "this table stopped: {why}; it is kept"
+            )
+        closed = store.db.execute("SELECT closed FROM tables WHERE id = ?", (table_id,)).fetchone()
+        assert closed == (0,)  # kept: not forgotten
+        assert [e for e in store.journal(table_id) if e["t"] == "move"] == saved
+    store.close()
+    store = Store(db)
+    inbox = queue.Queue()
+    with served(tmp_path, registry, store) as (lobby, http):
+        (back,) = lobby.resume()
+        assert back.id == table_id
+        with contextlib.ExitStack() as stack:
+            me = Conn(http, link, inbox, stack)  # the same link, at the move that was not saved
+            frame = wait(inbox, lambda f: bool(f["moves"]))
+            assert frame["status"]["phase"] == "playing"
+            me.send({"type": "move", "decision": frame["decision"], "index": frame["moves"][0]["index"]})
+            wait(inbox, lambda f: f["decision"] != frame["decision"])
+        log = back.log_path
+    assert len([e for e in store.journal(table_id) if e["t"] == "move"]) > len(saved)
+    store.close()
+    code, out = run_cli("replay", str(log), "--check")
+    assert code == 0, out
 
 
 def wait(inbox: queue.Queue[Any], until: Any) -> dict[str, Any]:

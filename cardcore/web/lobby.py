@@ -262,14 +262,25 @@ class Lobby:
         }
 
     def _save_seating(self, session: TableSession) -> None:
+        """The seats as they are now, saved; a store fault is said on the console
+        (the seats are as the store had them after a restart)."""
         if self.store is not None:
-            self.store.update_table(session.id, **self._seating_data(session))
+            try:
+                saving(self.store.update_table, session.id, **self._seating_data(session))
+            except StoreError as err:
+                print(f"cardcore serve: table {session.name}: {message(err)}", file=sys.stderr)
 
     def _launch(self, session: TableSession, log_path: Path | None) -> TableSession:
         try:
             if self.store is not None and not session.resumed:
-                self.store.add_table(session.id, {**session.stored(), **self._seating_data(session)})
+                data = {**session.stored(), **self._seating_data(session)}
+                saving(self.store.add_table, session.id, data)
             session.start()
+        except StoreError:  # the store cannot save it: no table (the words say why)
+            with self._lock:
+                self.sessions.pop(session.id, None)
+                self.seating.pop(session.id, None)
+            raise
         except OSError as err:  # the log cannot be opened: no table, rather than one left "starting"
             with self._lock:
                 self.sessions.pop(session.id, None)
@@ -419,6 +430,12 @@ class Lobby:
                 )
             self._spend_take(client)
             token = secrets.token_urlsafe(16)
+            if self.store is not None:  # saved first: a store fault leaves the seat as it was
+                data = self._seating_data(session)
+                data["links"][str(seat)] = token_hash(token)
+                data["names"][seat] = name
+                data["claimed"] = sorted({*data["claimed"], seat})
+                saving(self.store.update_table, session.id, **data)
             session.link_hashes[seat] = token_hash(token)  # the seat's first link is unknown from now on
             session.links.pop(seat, None)
             self.seating[session.id].claimed.add(seat)
@@ -427,7 +444,6 @@ class Lobby:
                 # a new description, not the old one changed: a frame kept to compare with keeps the old
                 session._info = {**session._info, "names": list(session.table.names)}
                 session._publish()  # everyone at the table sees his name
-            self._save_seating(session)
         return session, token
 
     def _spend_take(self, client: str | None) -> None:
