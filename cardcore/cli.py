@@ -1526,18 +1526,67 @@ def serve(
                 T("--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)", origin=origin)
             )
     reg = registry()
+    import errno
     import signal
     import sqlite3
 
-    from cardcore.web.store import Store
+    from cardcore.web.store import Store, StoreLock
 
+    table = None
+    kinds: list[str] = []
+    if game:
+        table = _table_from_args(reg, game, players, options, house_rules)
+        kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
+        for seat, kind in parse_seats(seats, table.players).items():
+            kinds[seat] = kind
+        from cardcore.runner import make_players
+
+        make_players(table, kinds, 0)  # an unknown kind or option: one line, before anything opens
+        table.names = default_names(table, kinds)
+    elif players is not None or seats or options or house_rules:
+        raise CardcoreError(T("--players, --seat, --option and --house-rule go with GAME"))
+    # the port first: a server that cannot listen touches no store (nor another server's tables)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # frames go out as they are made: no 40 ms wait for an ACK (accepted sockets inherit it)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host, port))
+        # listening at once (two servers may bind one port with SO_REUSEADDR, one listens);
+        # a client that comes while the tables resume is queued, not refused
+        sock.listen(2048)
+    except (OSError, OverflowError) as err:
+        sock.close()
+        if getattr(err, "errno", None) == errno.EADDRINUSE:
+            raise CardcoreError(
+                T(
+                    "port {port} is taken on {host} (another server listens there); try --port {next}",
+                    host=host,
+                    port=port,
+                    next=port + 1,
+                )
+            ) from None
+        why = str(getattr(err, "strerror", None) or err)
+        raise CardcoreError(
+            T("cannot listen on {host}:{port} ({why})", host=host, port=port, why=why)
+        ) from None
     state_path = state_path or log_dir / "tables.db"
     try:
-        store = Store(state_path)
+        held = StoreLock(state_path)  # one server per store: a second one refused before it opens it
+        try:
+            store = Store(state_path)  # a broken file: refused, left as it is
+        except BaseException:
+            held.release()
+            raise
     except (OSError, sqlite3.Error) as err:
+        sock.close()
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise CardcoreError(
-            T("{path}: cannot open the server's state ({error})", path=state_path, error=str(err))
+            T("{path}: cannot open the server's state ({error})", path=state_path, error=why)
         ) from None
+    except BaseException:
+        sock.close()
+        raise
 
     def terminate(signum: int, frame: Any) -> None:  # SIGTERM: stop as Ctrl-C does (tables kept)
         raise KeyboardInterrupt
@@ -1551,43 +1600,10 @@ def serve(
     resumed = []
     try:
         resumed = lobby.resume()
-        if game:
-            table = _table_from_args(reg, game, players, options, house_rules)
-            kinds = ["human"] + [_default_bot(table)] * (table.players - 1)
-            for seat, kind in parse_seats(seats, table.players).items():
-                kinds[seat] = kind
-            from cardcore.runner import make_players
-
-            make_players(table, kinds, 0)  # an unknown kind or option: one line, before anything opens
-            table.names = default_names(table, kinds)
+        if table is not None and game:
             opened.append(lobby.start(table, kinds, seed, game))
-        elif players is not None or seats or options or house_rules:
-            raise CardcoreError(T("--players, --seat, --option and --house-rule go with GAME"))
         for name in table_names:
             opened.append(lobby.open_config(name, seed))
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # frames go out as they are made: no 40 ms wait for an ACK (accepted sockets inherit it)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        try:
-            sock.bind((host, port))
-        except (OSError, OverflowError) as err:
-            sock.close()
-            why = str(getattr(err, "strerror", None) or err)
-            if getattr(err, "errno", None) == 98:
-                raise CardcoreError(
-                    T(
-                        "cannot listen on {host}:{port} ({why}); try --port {next}",
-                        host=host,
-                        port=port,
-                        why=why,
-                        next=port + 1,
-                    )
-                ) from None
-            raise CardcoreError(
-                T("cannot listen on {host}:{port} ({why})", host=host, port=port, why=why)
-            ) from None
-        sock.listen(2048)  # before the links are printed: a client that comes at once is queued, not refused
         port = sock.getsockname()[1]
         link_host = _link_host(host)
         base = f"http://{link_host}:{port}"
@@ -1640,6 +1656,8 @@ def serve(
     finally:
         lobby.close(timeout=0.8)  # SIGTERM or Ctrl-C: every table at once, whatever they are doing
         store.close()
+        sock.close()
+        held.release()  # the next server may have the store
     if lobby.sessions:
         click.echo(_("Server stopped. Game logs are in {folder}/.").format(folder=log_dir))
     else:

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from cardcore.config import TableConfig, build_table, load_config
-from cardcore.errors import CardcoreError, TableError, pydantic_problems
+from cardcore.errors import CardcoreError, TableError, message, pydantic_problems
 from cardcore.files import free_name
 from cardcore.i18n import T, to_data
 from cardcore.plugins import Registry, game_catalog
@@ -34,7 +34,7 @@ from cardcore.seeds import fresh_seed
 from cardcore.table import Table, safe_name
 from cardcore.text import one_line
 from cardcore.web.session import AWAY_LIMIT, MOVE_TIMEOUT, TableSession
-from cardcore.web.store import Store, token_hash
+from cardcore.web.store import Store, StoreError, saving, token_hash
 
 MAX_TABLES = 64  # open at once (stopped ones do not count): a lobby on a LAN, not a public site
 MAX_TABLES_PER_CLIENT = 8  # open at once, made by one address from the lobby's form
@@ -262,14 +262,25 @@ class Lobby:
         }
 
     def _save_seating(self, session: TableSession) -> None:
+        """The seats as they are now, saved; a store fault is said on the console
+        (the seats are as the store had them after a restart)."""
         if self.store is not None:
-            self.store.update_table(session.id, **self._seating_data(session))
+            try:
+                saving(self.store.update_table, session.id, **self._seating_data(session))
+            except StoreError as err:
+                print(f"cardcore serve: table {session.name}: {message(err)}", file=sys.stderr)
 
     def _launch(self, session: TableSession, log_path: Path | None) -> TableSession:
         try:
             if self.store is not None and not session.resumed:
-                self.store.add_table(session.id, {**session.stored(), **self._seating_data(session)})
+                data = {**session.stored(), **self._seating_data(session)}
+                saving(self.store.add_table, session.id, data)
             session.start()
+        except StoreError:  # the store cannot save it: no table (the words say why)
+            with self._lock:
+                self.sessions.pop(session.id, None)
+                self.seating.pop(session.id, None)
+            raise
         except OSError as err:  # the log cannot be opened: no table, rather than one left "starting"
             with self._lock:
                 self.sessions.pop(session.id, None)
@@ -281,11 +292,21 @@ class Lobby:
 
     def resume(self) -> list[TableSession]:
         """Every table the store holds open (the server was stopped or killed),
-        started again where it was: its journal played, the same links."""
+        started again where it was: its journal played, the same links. Each
+        table on its own: one whose row or journal cannot be read is said in
+        one line and left out, left in the store as it is; one that cannot be
+        played again (its game gone, its journal not that game's) is said and
+        closed."""
         if self.store is None:
             return []
+
+        def broken(table_id: str, why: Any) -> None:
+            print(
+                f"cardcore serve: table {table_id} cannot be resumed: {why} (left as it is)", file=sys.stderr
+            )
+
         resumed = []
-        for table_id, data in self.store.open_tables():
+        for table_id, data in self.store.open_tables(broken):
             if table_id in self.sessions:
                 continue
             try:
@@ -312,23 +333,32 @@ class Lobby:
                     move_timeout=self.move_timeout,
                     away_limit=float(data.get("away_limit", self.away_limit)),
                 )
+                # a table stored before seats were claimed: each person's seat is his link's
+                claimed = {int(i) for i in data.get("claimed", session.people)}
                 session.restore(table_id, data, self.store.journal(table_id))
                 session.store = self.store
+            except StoreError as err:  # its journal cannot be read: not resumed, not closed
+                broken(table_id, message(err))
+                continue
             except (CardcoreError, KeyError, ValueError, TypeError) as err:
                 print(f"cardcore serve: table {table_id} cannot be resumed: {err}", file=sys.stderr)
-                self.store.close_table(table_id)
+                try:
+                    saving(self.store.close_table, table_id)
+                except StoreError as fault:
+                    print(f"cardcore serve: table {table_id}: {message(fault)}", file=sys.stderr)
                 continue
             with self._lock:
                 self.sessions[session.id] = session
                 code = str(data.get("code") or "")
                 if len(code) != CODE_LENGTH or code in {s.code for s in self.seating.values()}:
                     code = self._new_code()  # a table stored before codes were given has none
-                # a table stored before seats were claimed: each person's seat is his link's
-                claimed = data.get("claimed", session.people)
-                self._seat(session, Seating(code, {int(i) for i in claimed}))
+                self._seat(session, Seating(code, claimed))
             if code != data.get("code") or "claimed" not in data:
                 self._save_seating(session)
-            resumed.append(self._launch(session, session.log_path))
+            try:
+                resumed.append(self._launch(session, session.log_path))
+            except CardcoreError as err:  # its log cannot be opened again: the others go on
+                print(f"cardcore serve: table {table_id} cannot be resumed: {message(err)}", file=sys.stderr)
         return resumed
 
     # ---- finding and closing ---------------------------------------------
@@ -400,6 +430,12 @@ class Lobby:
                 )
             self._spend_take(client)
             token = secrets.token_urlsafe(16)
+            if self.store is not None:  # saved first: a store fault leaves the seat as it was
+                data = self._seating_data(session)
+                data["links"][str(seat)] = token_hash(token)
+                data["names"][seat] = name
+                data["claimed"] = sorted({*data["claimed"], seat})
+                saving(self.store.update_table, session.id, **data)
             session.link_hashes[seat] = token_hash(token)  # the seat's first link is unknown from now on
             session.links.pop(seat, None)
             self.seating[session.id].claimed.add(seat)
@@ -408,7 +444,6 @@ class Lobby:
                 # a new description, not the old one changed: a frame kept to compare with keeps the old
                 session._info = {**session._info, "names": list(session.table.names)}
                 session._publish()  # everyone at the table sees his name
-            self._save_seating(session)
         return session, token
 
     def _spend_take(self, client: str | None) -> None:

@@ -52,6 +52,7 @@ from typing import IO, Any
 from cardcore.cards import Card, CardError, parse_card
 from cardcore.decision import Decision, Step
 from cardcore.errors import CardcoreError
+from cardcore.errors import message as error_message
 from cardcore.game import DealState, Observation
 from cardcore.i18n import T, to_data
 from cardcore.log import GameLog
@@ -64,7 +65,7 @@ from cardcore.seeds import fresh_seed
 from cardcore.table import Table
 from cardcore.text import describe, one_line
 from cardcore.watchdog import WATCHDOG, Busy, culprit
-from cardcore.web.store import Store, token_hash
+from cardcore.web.store import Store, StoreError, saving, token_hash
 
 HISTORY = 200  # lines of "what happened" (this deal's) a frame carries at most
 MOVE_TIMEOUT = 30.0  # seconds a hook or a bot may work on one step before its table stops
@@ -278,9 +279,10 @@ class TableSession:
         self.resumed = True
 
     def _journal(self, entry: dict[str, Any]) -> None:
-        """A journal entry, durable before the game goes on (a move: before it is applied)."""
+        """A journal entry, durable before the game goes on (a move: before it
+        is applied); ``StoreError`` when the store cannot save it."""
         if self.store is not None:
-            self.store.append(self.id, entry)
+            saving(self.store.append, self.id, entry)
 
     def _replayed(self, kind: str) -> dict[str, Any] | None:
         """The next journal entry of a resumed table if it is a ``kind``; None
@@ -375,6 +377,18 @@ class TableSession:
                         return
         except QuitGame:
             pass
+        except StoreError as err:  # the store cannot save: the table stops, kept as last saved
+            if self._abandoned:
+                return
+            with self._cond:
+                self._phase = "error"
+                self._error = T(
+                    "this table stopped: {why}; it is kept, and goes on from its last saved move "
+                    "when the server is started again",
+                    why=error_message(err),
+                )
+                self._publish()
+            print(f"cardcore serve: table {self.name}: {self._error}", file=sys.stderr)  # one line
         except Exception as err:  # a bug in a game or a bot: the table stops, the server goes on
             if self._abandoned:  # the watchdog stopped it already, and said why
                 return
@@ -420,8 +434,10 @@ class TableSession:
     def _forget(self) -> None:
         """The table is over for good (broken, or a show that ended): not resumed after a restart."""
         if self.store is not None:
-            with contextlib.suppress(Exception):
-                self.store.close_table(self.id)
+            try:
+                saving(self.store.close_table, self.id)
+            except StoreError as err:  # resumed after a restart, then (and stopped again if broken)
+                print(f"cardcore serve: table {self.name}: {error_message(err)}", file=sys.stderr)
 
     def _close_log(self) -> None:
         if self.log is not None:
@@ -695,8 +711,12 @@ class TableSession:
                 limit=format(self.away_limit, "g"),
                 left=format(left, ".0f"),
             )
+        try:
+            self._journal({"t": "cover", "seat": seat})  # a resumed table is the same
+        except StoreError as err:  # not saved: not done
+            said: str = error_message(err)
+            return said
         self._covered.add(seat)
-        self._journal({"t": "cover", "seat": seat})  # a resumed table is the same
         self._inbox[seat].put(_COVER)  # his decision, if one waits, is the bot's
         return None
 
@@ -741,7 +761,10 @@ class TableSession:
                     timer.cancel()
                 if sub.seat in self._covered:  # his link takes his seat back: the bot stops
                     self._covered.discard(sub.seat)
-                    self._journal({"t": "uncover", "seat": sub.seat})
+                    try:
+                        self._journal({"t": "uncover", "seat": sub.seat})
+                    except StoreError as err:  # after a restart the bot has it until he comes again
+                        print(f"cardcore serve: table {self.name}: {error_message(err)}", file=sys.stderr)
             self._subs.append(sub)
             self._publish()
 
