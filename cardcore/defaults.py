@@ -1,4 +1,5 @@
-"""The core's own hook implementations: defaults every game may override.
+"""The core's own hook implementations: the rule defaults every game may
+override (the player kinds are ``cardcore.kinds``').
 
 All are ``trylast`` so that a game's (and a house rule's) answer comes first.
 """
@@ -12,28 +13,13 @@ from typing import TYPE_CHECKING, Any
 from cardcore.game import redeal_unseen
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move, default_move_text
-from cardcore.players import HumanPlayer, RandomPlayer
 from cardcore.state import state_class
 
 if TYPE_CHECKING:
     from cardcore.cards import Card
     from cardcore.game import DealState
     from cardcore.match import Match
-    from cardcore.players import PlayerFactory
     from cardcore.table import Table
-
-
-@hookimpl(trylast=True)
-def cardcore_register_players(register: Callable[[str, PlayerFactory], None]) -> None:
-    from cardcore.ismcts import IsmctsPlayer
-
-    register("human", HumanPlayer)
-    register("random", RandomPlayer)
-    register("ismcts", IsmctsPlayer)  # search over imagined deals: every game
-    from cardcore.levels import LEVELS, factory
-
-    for level in LEVELS:  # easy … expert: a configuration per game and player count
-        register(level, factory(level))
 
 
 @hookimpl(trylast=True)

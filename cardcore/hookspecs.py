@@ -103,9 +103,12 @@ class TableSpec:
     def cardcore_register_players(self, register: Callable[[str, PlayerFactory], None]) -> None:
         """Register player kinds for this table: ``register(kind, factory)``.
 
-        Called by ``Table`` once, when it is built.  The core registers
-        ``human`` and ``random``; games add their bots (``greedy``).  A factory
-        is called as ``factory(table, seat, rng)`` and returns a ``Player``.
+        Called once per table, the first time it makes a player
+        (``Table.player_kinds``: ``cardcore.kinds``). Games add their bots
+        (``greedy``); the core's kinds (``human``, ``random``, ``ismcts`` and
+        the levels) are added after, and win over a plugin's of the same name.
+        A factory is called as ``factory(table, seat, rng)`` and returns a
+        ``Player``.
         """
 
     # ---- match -------------------------------------------------------

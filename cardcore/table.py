@@ -25,6 +25,7 @@ from cardcore.state import declared_state
 
 if TYPE_CHECKING:
     from cardcore.match import Match
+    from cardcore.players import PlayerFactory
 
 
 class Table:
@@ -132,8 +133,17 @@ class Table:
         )
         self.hook.cardcore_table_ready(table=self)  # the game binds its own hooks' direct callers
         self.deck: list[Card] = self.hook.cardcore_build_deck(table=self)
-        self.player_kinds: dict[str, Any] = {}
-        self.hook.cardcore_register_players(register=self.player_kinds.__setitem__)
+        self._kinds: dict[str, PlayerFactory] | None = None
+
+    @property
+    def player_kinds(self) -> dict[str, PlayerFactory]:
+        """The kinds a seat may name (``cardcore.kinds``), built the first time
+        a player is made: the table itself loads no player and no search."""
+        if self._kinds is None:
+            from cardcore.kinds import player_kinds  # the players, the terminal and the search: when needed
+
+            self._kinds = player_kinds(self)
+        return self._kinds
 
     @classmethod
     def from_names(
@@ -272,8 +282,9 @@ class Table:
     def state_cards(self, state: DealState) -> list[Card]:
         return self.hook.cardcore_state_cards(state=state)  # type: ignore[no-any-return]
 
-    def new_match(self, seed: int | str | None) -> Any:
-        from cardcore.match import Match
+    def new_match(self, seed: int | str | None) -> Match:
+        """A new match at this table, its shuffles from ``seed``."""
+        from cardcore.match import Match  # match.py reads the table: imported when a match is made
 
         return Match(self, seed)
 
