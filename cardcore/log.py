@@ -43,6 +43,7 @@ from cardcore.match import DealResult, Match
 from cardcore.moves import Move, find_move, json_key, move_to_json
 from cardcore.plugins import Registry
 from cardcore.runner import Listener, make_players, play_deal
+from cardcore.seeds import match_seed
 from cardcore.table import Table
 
 FORMAT = "cardcore-log/1"
@@ -565,8 +566,6 @@ class _Run:
         seed = ev.get("seed")
         number = ev.get("match", summary.matches + 1)
         if self.seeding == "simulate" and isinstance(number, int):
-            from cardcore.simulate import match_seed
-
             if seed != match_seed(self.head.get("seed"), number - 1):  # type: ignore[arg-type]
                 raise self.fail(
                     T("match {number}'s seed is not the one the header's seed gives", number=number)

@@ -87,10 +87,9 @@ class Match:
         sides = tuple(table.score_deal(state))
         if len(sides) != len(self.scores) or not all(isinstance(s.points, int) for s in sides):
             from cardcore.errors import PluginError
-            from cardcore.runner import rules_of
 
             raise PluginError(
-                T("{rules}: the deal's score is not one whole number per side", rules=rules_of(table))
+                T("{rules}: the deal's score is not one whole number per side", rules=table.rules)
             )
         for i, s in enumerate(sides):
             self.scores[i] += s.points

@@ -31,14 +31,6 @@ from cardcore.table import Table
 MAX_MOVES = 50_000  # per deal: Canasta's longest deals are under a thousand
 
 
-def rules_of(table: Table) -> str:
-    """The game and house rules of ``table``, for an error that points at them."""
-    rules = ", ".join(h.name for h in table.house_rules)
-    if rules:
-        return T("the rules of {game} with {rules}", game=table.game.name, rules=rules)
-    return T("the rules of {game}", game=table.game.name)
-
-
 class Listener:
     """Base of the engine's listeners; every method is optional.
 
@@ -85,7 +77,7 @@ class ConservationCheck(Listener):
             raise PluginError(
                 T(
                     "{rules}: deal {deal} ended with cards not conserved (missing {missing}, extra {extra})",
-                    rules=rules_of(table),
+                    rules=table.rules,
                     deal=len(match.deals),
                     missing=missing,
                     extra=more,
@@ -288,7 +280,7 @@ def play_deal(
             raise PluginError(
                 T(
                     "{rules}: no list of legal moves while the deal goes on ({got})",
-                    rules=rules_of(table),
+                    rules=table.rules,
                     got=got,
                 )
             )
@@ -321,7 +313,7 @@ def play_deal(
             raise PluginError(
                 T(
                     "{rules}: a deal went past {n} moves without ending",
-                    rules=rules_of(table),
+                    rules=table.rules,
                     n=format(MAX_MOVES, ","),
                 )
             )

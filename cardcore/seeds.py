@@ -10,6 +10,7 @@ given with ``--seed`` (or a table's ``seed:``) stays: reproducible on purpose.
 
 from __future__ import annotations
 
+import random
 import secrets
 
 SEED_BITS = 128
@@ -18,3 +19,9 @@ SEED_BITS = 128
 def fresh_seed() -> int:
     """A new, unguessable seed (``SEED_BITS`` bits from ``secrets``)."""
     return secrets.randbits(SEED_BITS)
+
+
+def match_seed(seed: int, k: int) -> int:
+    """The seed of match ``k`` (from 0) of a run seeded ``seed`` (``simulate``,
+    a table of ``serve`` given a seed): its deck and every bot's RNG derive from it."""
+    return random.Random(f"{seed}/match/{k}").getrandbits(63)

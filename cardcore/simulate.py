@@ -22,7 +22,6 @@ import contextlib
 import io
 import logging
 import os
-import random
 import signal
 import sys
 import time
@@ -33,6 +32,7 @@ from typing import IO, Any
 
 from cardcore.i18n import T
 from cardcore.runner import ConservationCheck, Listener, make_players, play_match
+from cardcore.seeds import match_seed
 
 CHUNK_SECONDS = 0.25  # CPU time a chunk should take: short enough for progress and Ctrl-C
 
@@ -66,11 +66,6 @@ class MatchRecord:
 class ChunkResult:
     records: list[MatchRecord]
     cpu_seconds: float
-
-
-def match_seed(seed: int, k: int) -> int:
-    """The seed of match ``k`` (from 0): its deck and every bot's RNG derive from it."""
-    return random.Random(f"{seed}/match/{k}").getrandbits(63)
 
 
 _TABLES: dict[tuple[Any, ...], Any] = {}  # a process's tables, by description

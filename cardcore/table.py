@@ -282,6 +282,14 @@ class Table:
     def state_cards(self, state: DealState) -> list[Card]:
         return self.hook.cardcore_state_cards(state=state)  # type: ignore[no-any-return]
 
+    @property
+    def rules(self) -> str:
+        """The game and house rules of the table, for an error that points at them."""
+        rules = ", ".join(h.name for h in self.house_rules)
+        if rules:
+            return T("the rules of {game} with {rules}", game=self.game.name, rules=rules)
+        return T("the rules of {game}", game=self.game.name)
+
     def new_match(self, seed: int | str | None) -> Match:
         """A new match at this table, its shuffles from ``seed``."""
         from cardcore.match import Match  # match.py reads the table: imported when a match is made

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import cli_json, run_cli
 
-from cardcore.simulate import Merger, SimSpec, match_seed, play_chunk
+from cardcore.seeds import match_seed
+from cardcore.simulate import Merger, SimSpec, play_chunk
 
 CARDCORE = str(Path(sys.executable).parent / "cardcore")
 

@@ -115,7 +115,7 @@ def test_the_lobby_takes_a_seed_for_people_only_if_allowed(tmp_path, registry):
 
 def test_each_match_of_a_table_gets_a_fresh_seed(tmp_path, registry):
     """Match 1's seed is in the log once it ended: match 2's must not follow from it."""
-    from cardcore.simulate import match_seed
+    from cardcore.seeds import match_seed
     from cardcore.web.session import TableSession
 
     table = Table(registry.game("paquet_voleur"), 2)

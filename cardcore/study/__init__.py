@@ -147,7 +147,8 @@ def play_study_chunk(spec: SimSpec, first: int, count: int, max_deals: int | Non
     """Matches ``first`` … ``first + count − 1`` of a variant, as
     ``simulate.play_chunk`` plays them (the same seeds, the same cut), each
     with its ``Collect``ed deals."""
-    from cardcore.simulate import _table, match_seed
+    from cardcore.seeds import match_seed
+    from cardcore.simulate import _table
 
     start = time.process_time()
     table = _table(spec.game, spec.players, spec.options, spec.house_rules)

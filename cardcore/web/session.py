@@ -320,7 +320,7 @@ class TableSession:
 
     def _match_seed(self, number: int) -> int:
         """Match ``number``'s seed (from 1)."""
-        from cardcore.simulate import match_seed
+        from cardcore.seeds import match_seed
 
         if number == 1:
             return self.seed
