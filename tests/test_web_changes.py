@@ -35,9 +35,9 @@ class Recorded(AuditedSession):
         super().__init__(*args, **kwargs)
         self.published: dict[tuple[int | None, int], dict[str, Any]] = {}
 
-    def _publish(self) -> None:
-        super()._publish()
-        for seat in {s.seat for s in self._subs}:
+    def _publish(self, only: set[int | None] | None = None) -> None:
+        super()._publish(only)
+        for seat in {s.seat for s in self._subs if only is None or s.seat in only}:
             n, frame, _ = self._last[seat]
             self.published.setdefault((seat, n), {**frame, "n": n, "history": list(self._history)})
 

@@ -32,6 +32,7 @@ import asyncio
 import collections
 import contextlib
 import json
+import re
 from collections.abc import Iterable
 from importlib import resources
 from typing import Any
@@ -49,6 +50,7 @@ from starlette.websockets import WebSocket
 from cardcore.errors import CardcoreError
 from cardcore.i18n import T, Text, to_data
 from cardcore.text import one_line
+from cardcore.web.limits import Bucket
 from cardcore.web.lobby import LimitError, Lobby, NoSuchTable, SeatError
 from cardcore.web.session import Subscriber
 
@@ -61,7 +63,12 @@ SEND_TIMEOUT = 10.0  # seconds a connection may take to take one message in
 MAX_CONNECTIONS_PER_CLIENT = 256  # websockets open at once from one address
 SLOW = 4008  # close code: the reader was too slow (reconnecting brings the whole state)
 CROWDED = 4029  # close code: too many connections from that address
+FLOODED = 4429  # close code: the connection sent more messages than its budget
+MESSAGE_BURST = 60  # messages one connection may send at once ...
+MESSAGE_RATE = 20.0  # ... then this many a second (a person sends a few a minute)
+FLOOD_PENALTY = 10.0  # seconds an address that flooded is refused new websockets (before the handshake)
 _KICK = "kick"
+_FLOOD = "flood"
 STATIC = resources.files("cardcore.web") / "static"
 
 
@@ -75,14 +82,52 @@ def not_found(what: str) -> HTMLResponse:
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_HOST_NAME = re.compile(r"[a-z0-9._-]+|\[[0-9a-f:.]+\]")  # a name, an IPv4 address, or [IPv6]
+
+
+def split_host(value: str) -> tuple[str, str] | None:
+    """``Host`` checked: its name and its port (digits, or ""), or None when
+    it is neither: ``[::1]:8000`` → ``("::1", "8000")``; ``localhost:80x``,
+    ``a b``, ``localhost:1;x`` → None."""
+    value = value.strip().lower()
+    name, port = value, ""
+    if value.startswith("["):
+        end = value.find("]")
+        name, rest = value[: end + 1], value[end + 1 :]
+        if end < 0 or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:] if rest else ""
+        if rest == ":":
+            return None
+    elif ":" in value:
+        name, _, port = value.partition(":")
+        if not port:
+            return None
+    if not _HOST_NAME.fullmatch(name):
+        return None
+    if port and not (port.isdigit() and port.isascii() and len(port) <= 5 and int(port) <= 65535):
+        return None
+    return name.strip("[]"), port
 
 
 def host_name(value: str) -> str:
-    """``Host``'s name without its port: ``[::1]:8000`` → ``::1``."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:].split("]", 1)[0]
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+    """``Host``'s name without its port: ``[::1]:8000`` → ``::1``; "" for a ``Host`` that is none."""
+    found = split_host(value)
+    return found[0] if found is not None else ""
+
+
+def _configured(name: str) -> str:
+    """A name the server answers to, as ``split_host`` gives it (a bare IPv6 address too)."""
+    name = name.strip().lower()
+    if ":" in name and not name.startswith("["):
+        name = f"[{name}]"  # an IPv6 address as given to --host
+    return host_name(name)
+
+
+def host_text(name: str, port: str) -> str:
+    """A checked host and port as a ``Host`` writes them (an IPv6 address in brackets)."""
+    shown = f"[{name}]" if ":" in name else name
+    return f"{shown}:{port}" if port else shown
 
 
 class Guard:
@@ -95,19 +140,21 @@ class Guard:
         self.app = app
         self.origins = {o.strip().lower().rstrip("/") for o in origins}
         names = [*LOOPBACK, *hosts, *(urlsplit(o).hostname or "" for o in self.origins)]
-        self.hosts = {host_name(h) for h in names if h}
+        self.hosts = {_configured(h) for h in names if h} - {""}
 
     def refusal(self, headers: Headers) -> str | None:
         """Why a request is refused, or None."""
-        host = headers.get("host", "")
-        if host_name(host) not in self.hosts:
-            return f"unknown host {one_line(host, 60)!r}: this server answers to its own addresses only"
+        raw = headers.get("host", "")
+        checked = split_host(raw)
+        if checked is None or checked[0] not in self.hosts:
+            return f"unknown host {one_line(raw, 60)!r}: this server answers to its own addresses only"
+        host = host_text(*checked)
         origin = headers.get("origin")
         if origin is None:  # not a browser's cross-site request (a script, curl, a same-origin GET)
             return None
         origin = origin.strip().lower().rstrip("/")
         parts = urlsplit(origin)
-        if origin in self.origins or (parts.scheme in ("http", "https") and parts.netloc == host.lower()):
+        if origin in self.origins or (parts.scheme in ("http", "https") and parts.netloc == host):
             return None
         return f"origin {one_line(origin, 60)!r} not allowed (start the server with --allow-origin for it)"
 
@@ -128,7 +175,8 @@ class Guard:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
-        extra = security_headers(headers.get("host", ""))
+        checked = split_host(headers.get("host", ""))
+        extra = security_headers(host_text(*checked) if checked is not None else "")
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -145,7 +193,9 @@ class _Raw(dict[str, str]):
 
 def security_headers(host: str) -> _Raw:
     """What every answer carries: scripts, styles and connections from the
-    server itself only, no framing, no referrer (the URL is a secret link)."""
+    server itself only, no framing, no referrer (the URL is a secret link).
+    ``host``: the request's host and port as ``Guard`` checked them
+    (``host_text``), never the raw header."""
     ws = f" ws://{host} wss://{host}" if host else ""
     return _Raw(
         {
@@ -193,6 +243,25 @@ class Outbox:
             self.overflow = self.overflow or len(self.items) > MAX_PENDING
         self.ready.set()
 
+    def want_whole(self) -> None:
+        """The page asked for a whole frame (``resync``): one is asked of the
+        table when the sender gets there, unless one is on its way already
+        (a flood of them costs one frame per frame sent)."""
+        if self.awaiting or any(kind == "state" for kind, _ in self.items):
+            return
+        kept = [i for i in self.items if i[0] not in ("state", "change")]
+        self.items = collections.deque([*kept, (RESYNC, "")])
+        self.changes = 0
+        self.awaiting = True
+        self.ready.set()
+
+    def flooded(self) -> None:
+        """The connection sent past its budget: nothing more but the error and the close."""
+        self.items = collections.deque([(_FLOOD, "")])
+        self.changes = 0
+        self.overflow = False
+        self.ready.set()
+
     async def get(self) -> tuple[str, str]:
         while not self.items:
             self.ready.clear()
@@ -209,11 +278,15 @@ def create_app(
     hosts: Iterable[str] = (),
     origins: Iterable[str] = (),
     max_connections: int = MAX_CONNECTIONS_PER_CLIENT,
+    budget: tuple[float, float] = (MESSAGE_BURST, MESSAGE_RATE),
 ) -> ASGIApp:
     """The server's application over ``lobby`` (its tables), behind ``Guard``
     (``hosts``: its addresses besides loopback; ``origins``: ``--allow-origin``;
-    ``max_connections``: websockets at once per client address)."""
+    ``max_connections``: websockets at once per client address; ``budget``:
+    each connection's messages, so many at once then so many a second, past
+    which it is closed with code ``FLOODED``)."""
     open_from: collections.Counter[str] = collections.Counter()
+    flooded: dict[str, float] = {}  # per address closed for flooding: until when its websockets are refused
 
     def base_of(request: Request) -> str:
         """The address a join link or QR code names: the server's network
@@ -344,20 +417,29 @@ def create_app(
         return HTMLResponse(page("table.html"))
 
     async def socket(ws: WebSocket) -> None:
+        client = ws.client.host if ws.client else "?"
+        if flooded and flooded.get(client, 0.0) > asyncio.get_running_loop().time():
+            await ws.close(code=FLOODED)  # before the handshake (a 403): reconnecting at once costs nothing
+            return
         await ws.accept()
+        if open_from[client] >= max_connections:  # refused before the link is looked at: it claims nothing
+            error = T("too many connections from your address ({n} at most)", n=max_connections)
+            await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
+            await ws.close(code=CROWDED)
+            return
+        open_from[client] += 1  # counted from here: connections opened meanwhile see it
+        try:
+            await _table_socket(ws, client)
+        finally:
+            open_from[client] -= 1
+
+    async def _table_socket(ws: WebSocket, client: str) -> None:
         found = await asyncio.to_thread(lobby.claim, ws.path_params["token"])  # the seat is his now
         if found is None:
             unknown = T("unknown link: no such seat or table")
             await ws.send_json({"type": "error", "error": unknown, "say": to_data(unknown), "fatal": True})
             await ws.close(code=4404)
             return
-        client = ws.client.host if ws.client else "?"
-        if open_from[client] >= max_connections:
-            error = T("too many connections from your address ({n} at most)", n=max_connections)
-            await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
-            await ws.close(code=CROWDED)
-            return
-        open_from[client] += 1
         session, seat = found
         loop = asyncio.get_running_loop()
         out = Outbox()
@@ -373,13 +455,21 @@ def create_app(
         # ?changes=1: the page patches change frames (docs/WEB.md); else whole frames only
         changes = ws.query_params.get("changes") == "1"
         sub = Subscriber(seat, push, kick=lambda: push("", _KICK), changes=changes)
+        sub.client = client  # whose search CPU its hints spend
         session.connect(sub)
         sender = asyncio.create_task(_send(ws, out, lambda: session.resync(sub)))
-        receiver = asyncio.create_task(_receive(ws, session, sub, refuse))
+        receiver = asyncio.create_task(_receive(ws, session, sub, refuse, out, budget))
         try:
-            await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver in done and receiver.result() == _FLOOD:  # the sender says so, then closes
+                now = asyncio.get_running_loop().time()
+                if len(flooded) > 4096:
+                    for gone in [a for a, until in flooded.items() if until <= now]:
+                        del flooded[gone]
+                flooded[client] = now + FLOOD_PENALTY
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(sender), SEND_TIMEOUT)
         finally:
-            open_from[client] -= 1
             session.disconnect(sub)
             for task in (sender, receiver):
                 task.cancel()
@@ -434,36 +524,70 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-def answer(session: Any, seat: int | None, text: str, sub: Subscriber | None = None) -> str | None:
+def answer(
+    session: Any, seat: int | None, text: str, sub: Subscriber | None = None, out: Outbox | None = None
+) -> str | None:
     """A message's text → None (taken) or the error to send back.
-    ``{"type": "resync"}`` (any link) asks for a whole frame next."""
+    ``{"type": "resync"}`` (any link) asks for a whole frame next: the
+    connection's outbox is marked (``Outbox.want_whole``), and its sender asks
+    the table for one frame of its own kind when it gets there."""
+    return _answer(session, seat, text, sub, out)[0]
+
+
+def _answer(
+    session: Any, seat: int | None, text: str, sub: Subscriber | None, out: Outbox | None
+) -> tuple[str | None, bool]:
+    """``answer``, and whether the message played a move (taken: the game
+    paces those, one per decision, so they cost nothing of the budget)."""
     if len(text) > MAX_MESSAGE:
-        return T("message too long ({n} characters)", n=len(text))
+        return T("message too long ({n} characters)", n=len(text)), False
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: an array nested thousands deep
-        return T("not JSON: {text}", text=one_line(text, 40))
+        return T("not JSON: {text}", text=one_line(text, 40)), False
     if sub is not None and isinstance(message, dict) and message.get("type") == "resync":
-        session.resync(sub)
-        return None
-    result: str | None = session.submit(seat, message)
-    return result
+        if out is not None:
+            out.want_whole()
+        else:
+            session.resync(sub)
+        return None, False
+    result: str | None = session.submit(seat, message, client=getattr(sub, "client", None))
+    return result, result is None and isinstance(message, dict) and message.get("type") == "move"
 
 
-async def _receive(ws: WebSocket, session: Any, sub: Subscriber, refuse: Any) -> None:
-    """A connection's messages, each answered (an error when refused)."""
+async def _receive(
+    ws: WebSocket,
+    session: Any,
+    sub: Subscriber,
+    refuse: Any,
+    out: Outbox | None = None,
+    budget: tuple[float, float] = (MESSAGE_BURST, MESSAGE_RATE),
+) -> str | None:
+    """A connection's messages, each answered (an error when refused). Each
+    message spends one of the connection's budget (``Bucket``: ``budget[0]``
+    at once, then ``budget[1]`` a second; a move taken is given back: the
+    game paces those); past it, ``_FLOOD``: the connection is closed (code
+    ``FLOODED``) and nothing more is read."""
+    bucket = Bucket(*budget)
     with contextlib.suppress(Exception):  # the connection broke: the seat waits for him to come back
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
-                return
+                return None
+            if not bucket.take():
+                if out is not None:
+                    out.flooded()
+                return _FLOOD
             text = message.get("text")
             if text is None:
                 refuse(T("send text: a JSON object"))
                 continue
-            error = answer(session, sub.seat, text, sub)
+            error, played = _answer(session, sub.seat, text, sub, out)
+            if played:
+                bucket.give_back()
             if error:
                 refuse(error)
+    return None
 
 
 async def _send(ws: WebSocket, out: Outbox, resync: Any) -> None:
@@ -482,6 +606,12 @@ async def _send(ws: WebSocket, out: Outbox, resync: Any) -> None:
                 error = T("this seat was opened in another window")
                 await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
                 await ws.close(code=4001)
+                return
+            if kind == _FLOOD:
+                error = T("too many messages from this page: the connection is closed (reload the page)")
+                message = {"type": "error", "error": error, "say": to_data(error), "fatal": True}
+                await asyncio.wait_for(ws.send_json(message), SEND_TIMEOUT)
+                await asyncio.wait_for(ws.close(code=FLOODED), SEND_TIMEOUT)
                 return
             if kind == "slow":
                 break

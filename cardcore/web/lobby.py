@@ -33,6 +33,7 @@ from cardcore.runner import parse_kind
 from cardcore.seeds import fresh_seed
 from cardcore.table import Table, safe_name
 from cardcore.text import one_line
+from cardcore.web.limits import SearchBudget, fold_name, prefix
 from cardcore.web.session import AWAY_LIMIT, MOVE_TIMEOUT, TableSession
 from cardcore.web.store import Store, StoreError, saving, token_hash
 
@@ -40,7 +41,14 @@ MAX_TABLES = 64  # open at once (stopped ones do not count): a lobby on a LAN, n
 MAX_TABLES_PER_CLIENT = 8  # open at once, made by one address from the lobby's form
 CREATE_BURST = 6  # tables one address may make at once from the form ...
 CREATE_EVERY = 10.0  # ... then one more each this many seconds
-IDLE_EXPIRY = 30 * 60.0  # seconds: a table nobody is connected to, with no move, is closed
+# the addresses of one network prefix (/24 IPv4, /64 IPv6: ``limits.prefix``) count together too
+MAX_TABLES_PER_PREFIX = 32  # open at once: half the lobby, so that one network cannot fill it
+PREFIX_CREATE_BURST = 12  # tables one prefix may make at once ...
+PREFIX_CREATE_EVERY = 5.0  # ... then one more each this many seconds
+PREFIX_TAKE_BURST = 16  # seats one prefix may take at once ...
+PREFIX_TAKE_EVERY = 2.5  # ... then one more each this many seconds
+IDLE_EXPIRY = 30 * 60.0  # seconds: a table no person is connected to, with no move, is closed
+UNCLAIMED_EXPIRY = 5 * 60.0  # seconds: the same, for a table with people none of whom ever came
 KEEP_ENDED = 60.0  # seconds a stopped table stays listed (its pages say why) before it goes
 # a bot kind from the lobby's form is clamped to these (the tables file and the CLI are the host's own)
 BOT_LIMITS = {"iterations": 2000, "ms": 2000}
@@ -98,11 +106,20 @@ class Lobby:
         self.move_timeout = MOVE_TIMEOUT
         self.away_limit = AWAY_LIMIT  # a person away this long may be handed to a bot (serve --away-limit)
         self.idle_expiry = IDLE_EXPIRY
+        self.unclaimed_expiry = UNCLAIMED_EXPIRY
         self.keep_ended = KEEP_ENDED
         self.max_tables = MAX_TABLES
         self.max_per_client = MAX_TABLES_PER_CLIENT
-        self._credit: dict[str, tuple[float, float]] = {}  # per address: (tables it may make, when)
-        self._take_credit: dict[str, tuple[float, float]] = {}  # per address: (seats it may take, when)
+        self.max_per_prefix = MAX_TABLES_PER_PREFIX
+        # per address, and per prefix ("P:" + its network): (tables it may make, when), (seats …)
+        self._credit: dict[str, tuple[float, float]] = {}
+        self._take_credit: dict[str, tuple[float, float]] = {}
+        # tables gone from the list whose game thread still runs (a runaway search): they
+        # count against their maker's address until it ends
+        self._lingering: list[TableSession] = []
+        # each address's search CPU per minute: hints, and the bots of tables made in the lobby
+        self.search_budget: SearchBudget | None = SearchBudget()
+        self._catalog: tuple[Any, dict[str, Any]] | None = None  # (games.yaml's stat, the catalog)
         self.seating: dict[str, Seating] = {}  # per table id: its code and the seats claimed
         self.lobby_seats = True  # False (serve --no-lobby-seats): a seat is its link's only
         # the address to put in a join link or a QR code when a page is read on this machine
@@ -164,21 +181,39 @@ class Lobby:
             session = self.open(cfg, name, client=client)
         return session
 
+    def _counted(self) -> list[TableSession]:
+        """The tables that count against their maker (the lock held): open
+        ones, and stopped ones whose game thread has not ended."""
+        self._lingering = [s for s in self._lingering if s.running() and s.id not in self.sessions]
+        live = [s for s in self.sessions.values() if s.ended is None or s.running()]
+        return live + self._lingering
+
     def _allow(self, client: str | None) -> None:
-        """Refuse (``LimitError``) a client past its tables or its pace."""
+        """Refuse (``LimitError``) a client past its tables or its pace, or
+        its network prefix past its own (``limits.prefix``: /24, /64)."""
         if client is None:
             return
+        net = prefix(client)
         with self._lock:
-            mine = [s for s in self.sessions.values() if s.client == client and s.ended is None]
+            counted = self._counted()
+            mine = [s for s in counted if s.client == client]
             if len(mine) >= self.max_per_client:
                 raise LimitError(T("{n} tables of yours are open; close one first", n=len(mine)))
-            _spend(self._credit, client, CREATE_BURST, CREATE_EVERY, "tables made")
+            ours = [s for s in counted if s.client is not None and prefix(s.client) == net]
+            if len(ours) >= self.max_per_prefix:
+                raise LimitError(T("{n} tables are open from your network; close one first", n=len(ours)))
+            _spend(self._credit, f"P:{net}", PREFIX_CREATE_BURST, PREFIX_CREATE_EVERY, "tables made")
+            try:
+                _spend(self._credit, client, CREATE_BURST, CREATE_EVERY, "tables made")
+            except LimitError:
+                _give_back(self._credit, f"P:{net}", PREFIX_CREATE_BURST)
+                raise
 
     def _refund(self, client: str | None) -> None:
         if client is not None:
             with self._lock:
-                credit, when = self._credit.get(client, (0.0, time.monotonic()))
-                self._credit[client] = (min(float(CREATE_BURST), credit + 1), when)
+                _give_back(self._credit, client, CREATE_BURST)
+                _give_back(self._credit, f"P:{prefix(client)}", PREFIX_CREATE_BURST)
 
     def open(
         self, cfg: TableConfig, name: str, seed: int | None = None, client: str | None = None
@@ -226,6 +261,7 @@ class Lobby:
             )
             session.client = client
             session.store = self.store
+            session.budget = self.search_budget  # hints; the bots too, of a table made in the lobby
             if client is not None:  # made in the lobby: its maker may close it
                 session.owner_token = secrets.token_urlsafe(16)
                 session.owner_hash = token_hash(session.owner_token)
@@ -423,8 +459,9 @@ class Lobby:
         with self._lock:
             if seat not in self.open_seats(session):
                 raise SeatError(T("this seat is taken; choose another"))
-            others = {n.casefold() for i, n in enumerate(session.table.names) if i != seat}
-            if name.casefold() in others:
+            # compared as they look: "Ρlayer 1" (a Greek Rho) is "Player 1"
+            others = {fold_name(n) for i, n in enumerate(session.table.names) if i != seat}
+            if fold_name(name) in others:
                 raise CardcoreError(
                     T("name: someone at this table is called {name}; choose another", name=repr(name))
                 )
@@ -447,9 +484,16 @@ class Lobby:
         return session, token
 
     def _spend_take(self, client: str | None) -> None:
-        """One seat taken by ``client`` (the lock held), or ``LimitError``."""
+        """One seat taken by ``client`` (the lock held), or ``LimitError``
+        (its address's pace, or its network prefix's)."""
         if client is not None:
-            _spend(self._take_credit, client, TAKE_BURST, TAKE_EVERY, "seats taken")
+            net = f"P:{prefix(client)}"
+            _spend(self._take_credit, net, PREFIX_TAKE_BURST, PREFIX_TAKE_EVERY, "seats taken")
+            try:
+                _spend(self._take_credit, client, TAKE_BURST, TAKE_EVERY, "seats taken")
+            except LimitError:
+                _give_back(self._take_credit, net, PREFIX_TAKE_BURST)
+                raise
 
     def by_code(self, code: str) -> TableSession | None:
         """The table of that code (any case; spaces and dashes ignored)."""
@@ -484,28 +528,34 @@ class Lobby:
         session.stop(timeout=2.0)
         session._forget()
         with self._lock:
-            self.sessions.pop(table_id, None)
-            self.seating.pop(table_id, None)
+            self._drop(session)
         return True
+
+    def _drop(self, session: TableSession) -> None:
+        """``session`` gone from the lobby (the lock held); its thread, if it
+        still runs, counts against its maker until it ends (``_counted``)."""
+        self.sessions.pop(session.id, None)
+        self.seating.pop(session.id, None)
+        if session.running() and session.client is not None:
+            self._lingering.append(session)
 
     def reap(self) -> None:
         """Drop the tables stopped over ``KEEP_ENDED`` seconds ago, and stop
-        those idle past ``idle_expiry`` (nobody connected, no move)."""
+        those idle past ``idle_expiry`` (no person connected, spectators do
+        not count, and no move), or past ``unclaimed_expiry`` when none of
+        its people ever came."""
         now = time.monotonic()
         for session in list(self.sessions.values()):
-            if (
-                session.ended is None
-                and not session.has_connections()
-                and now - session.active > self.idle_expiry
-            ):
+            came = session.came or session.resumed or not session.people
+            expiry = self.idle_expiry if came else min(self.idle_expiry, self.unclaimed_expiry)
+            if session.ended is None and not session.has_people() and now - session.active > expiry:
                 session.stop(timeout=2.0)
                 session._forget()
                 if session.ended is None:
                     session.ended = now
             if session.ended is not None and now - session.ended > self.keep_ended:
                 with self._lock:
-                    self.sessions.pop(session.id, None)
-                    self.seating.pop(session.id, None)
+                    self._drop(session)
 
     def _start_janitor(self) -> None:
         with self._lock:
@@ -515,7 +565,7 @@ class Lobby:
             self._janitor.start()
 
     def _sweep(self) -> None:
-        while not self._closing.wait(min(5.0, max(self.idle_expiry / 4, 0.05))):
+        while not self._closing.wait(min(5.0, max(min(self.idle_expiry, self.unclaimed_expiry) / 4, 0.05))):
             try:
                 self.reap()
             except Exception as err:  # the sweep must go on
@@ -523,7 +573,23 @@ class Lobby:
 
     def catalog(self) -> dict[str, Any]:
         """What the lobby's form offers: every game (with its player kinds)
-        and the tables of the config file."""
+        and the tables of the config file; kept until the file changes (its
+        modification time, size or inode), so a request reads nothing."""
+        key: Any = None
+        if self.config_path is not None:
+            try:
+                st = self.config_path.stat()
+                key = (st.st_mtime_ns, st.st_size, st.st_ino)
+            except OSError:
+                key = "missing"
+        kept = self._catalog
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        made = self._make_catalog()
+        self._catalog = (key, made)
+        return made
+
+    def _make_catalog(self) -> dict[str, Any]:
         games = game_catalog(self.registry)
         for g in games:
             t = Table(self.registry.game(g["name"]), g["default_players"])
@@ -603,6 +669,12 @@ def _spend(buckets: dict[str, tuple[float, float]], client: str, burst: int, eve
             raise LimitError(T("too many seats taken from your address; wait {wait} s", wait=wait))
         raise LimitError(f"too many {what} from your address; wait {wait} s")
     buckets[client] = (credit - 1, now)
+
+
+def _give_back(buckets: dict[str, tuple[float, float]], client: str, burst: int) -> None:
+    """One credit back to ``client``'s bucket (a refused form, or a refusal of another limit)."""
+    credit, when = buckets.get(client, (float(burst), time.monotonic()))
+    buckets[client] = (min(float(burst), credit + 1), when)
 
 
 def default_names(table: Table, kinds: list[str]) -> list[str]:

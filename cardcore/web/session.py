@@ -70,6 +70,7 @@ from cardcore.web.store import Store, StoreError, saving, token_hash
 HISTORY = 200  # lines of "what happened" (this deal's) a frame carries at most
 MOVE_TIMEOUT = 30.0  # seconds a hook or a bot may work on one step before its table stops
 AWAY_LIMIT = 180.0  # seconds a person's seat is away before the others may hand it to a bot
+MAX_INBOX = 32  # requests waiting at a seat for the game thread ("why not?" of each card): past it, an error
 PHASES = ("starting", "playing", "deal_over", "match_over", "stopped", "error")
 
 
@@ -96,6 +97,7 @@ class Subscriber:
         self.kick = kick
         self.changes = changes
         self.base: int | None = None
+        self.client: str | None = None  # its address (the web layer's): whose search CPU its hints spend
 
 
 class WebPlayer:
@@ -115,8 +117,14 @@ class WebPlayer:
 
 
 _STOP = object()
-_HINT = object()
 _COVER = object()  # a bot plays this decision for the seat (it was handed to one)
+
+
+class _Hint:
+    """A person asks what the search would play; ``client``: his address (its search CPU)."""
+
+    def __init__(self, client: str | None) -> None:
+        self.client = client
 
 
 class _Why:
@@ -166,7 +174,8 @@ class TableSession:
         self.away_limit = away_limit
         self.client: str | None = None  # the address that made it, from the lobby's form
         self.owner_hash: str | None = None  # sha256 of the token that may close it
-        self.active = time.monotonic()  # the last move, message or connection
+        self.active = time.monotonic()  # the last move, or a person's message or connection
+        self.came = False  # a person's seat has had a connection (a table nobody came to expires sooner)
         self.ended: float | None = None  # when it stopped (the lobby drops it a while later)
         self._watch = Busy(move_timeout)  # the game thread says when it works, for the watchdog
         self._abandoned = False  # the watchdog stopped the table: its thread is ignored
@@ -178,6 +187,12 @@ class TableSession:
         self._hints: dict[int, dict[str, Any]] = {}  # per seat: the last hint asked, for its decision
         self._hint_asked: dict[int, int] = {}  # per seat: the decision a hint was asked for (one each)
         self._whys: dict[int, dict[str, Any]] = {}  # per seat: the last "why not?" answered
+        # per seat: the answers of its decision's "why not?" by card (each card asked once a decision),
+        # and the cards asked but not answered yet
+        self._why_cache: dict[int, tuple[int, dict[str, dict[str, Any]]]] = {}
+        self._why_asked: dict[int, tuple[int, set[str]]] = {}
+        # the search CPU of each address (hints, and the bots of a table made in the lobby), or None
+        self.budget: Any = None
         self._sheet: list[dict[str, Any]] = []  # this match's deals: their points per side
         self._version = 0  # bumped each time the views are computed anew
         self._views: dict[int | None, dict[str, Any]] = {}
@@ -187,6 +202,7 @@ class TableSession:
         # per frame kind (a seat; None: the spectators): the last frame published,
         # its number and its history's window (first line's number, end)
         self._last: dict[int | None, tuple[int, dict[str, Any], tuple[int, int]]] = {}
+        self._whole: dict[int | None, tuple[int, str]] = {}  # per frame kind: its last whole frame, encoded
         self._phase = "starting"
         self._match_number = 0
         self._deal = 0
@@ -335,10 +351,16 @@ class TableSession:
                 seat,
                 WebPlayer(self, seat)
                 if seat in self.people
-                else make_player(self.table, k, seat, bot_rng(seed, seat)),
+                else self._budgeted(make_player(self.table, k, seat, bot_rng(seed, seat))),
             )
             for seat, k in enumerate(self.kinds)
         ]
+
+    def _budgeted(self, bot: Any) -> Any:
+        """A bot of a table made in the lobby spends its maker's search CPU (``budget``)."""
+        if self.budget is None or self.client is None:
+            return bot
+        return _Budgeted(self, bot)
 
     def _run(self) -> None:
         listeners: list[Listener] = [_Watcher(self)]
@@ -349,8 +371,9 @@ class TableSession:
         try:
             while True:
                 with self._cond:
-                    self._match_number += 1
-                    number = self._match_number
+                    # the frames show the new number with the new match's first deal
+                    # (``_Watcher.deal_start``: number, phase and history in one step)
+                    number = self._match_number + 1
                     # here, not at the match's end: a *New match* pressed as
                     # soon as the last deal's frame shows must not be lost
                     self._again = False
@@ -506,8 +529,12 @@ class TableSession:
                         continue
                     self._pending.pop(seat, None)
                 return self._cover_move(seat, observation, listed, context)
-            if got is _HINT and observation is not None:
-                self._advise(player, decision, observation, listed, context)
+            if isinstance(got, _Hint):
+                if observation is not None:
+                    spent = time.thread_time()
+                    self._advise(player, decision, observation, listed, context)
+                    if self.budget is not None:
+                        self.budget.charge(got.client, time.thread_time() - spent)
                 continue
             if isinstance(got, _Why):
                 self._why_not(seat, decision, got.card, listed, context)
@@ -572,7 +599,7 @@ class TableSession:
                     for m, n, p in rows
                 ],
             }
-            self._publish()
+            self._publish({player.seat})  # his frame only: nothing changed for the others
 
     def _why_not(
         self, seat: int, decision: int, card: Card, moves: tuple[Move, ...], context: Decision | None
@@ -596,7 +623,7 @@ class TableSession:
         else:
             words = T("no move lays {card} now", card=card)
         with self._cond:
-            self._whys[seat] = {
+            said = {
                 "decision": decision,
                 "card": card.name,
                 "text": plain(words),
@@ -605,7 +632,15 @@ class TableSession:
                 "say": to_data(words),
                 "rule_say": to_data(reason or ""),
             }
-            self._publish()
+            cache = self._why_cache.get(seat)
+            if cache is None or cache[0] != decision:
+                cache = self._why_cache[seat] = (decision, {})
+            cache[1][card.name] = said  # asked again at this decision, it is answered from here
+            asked = self._why_asked.get(seat)
+            if asked is not None and asked[0] == decision:
+                asked[1].discard(card.name)
+            self._whys[seat] = said
+            self._publish({seat})  # his frame only
 
     def _say(self, text: str, seat: int | None = None, kind: str = "move") -> None:
         # "text": the English, no ruling ids in play; "say": the same as data (a page says it
@@ -638,9 +673,10 @@ class TableSession:
             self._ready.clear()
 
     # ---- any thread -----------------------------------------------------
-    def submit(self, seat: int | None, message: Any) -> str | None:
+    def submit(self, seat: int | None, message: Any, client: str | None = None) -> str | None:
         """A message from the connection of ``seat``: None if taken, else the
-        error to send back (nothing changed)."""
+        error to send back (nothing changed). ``client``: the connection's
+        address, whose search CPU a hint spends (``budget``)."""
         if not isinstance(message, dict):
             return T("expected a JSON object with a type: move, hint, why, next, new_match or cover")
         kind = message.get("type")
@@ -655,8 +691,16 @@ class TableSession:
                 if pending is None or message.get("decision") != pending[0]:
                     return T("a hint is for your decision, when you are to move")
                 if self._hint_asked.get(seat) != pending[0]:  # one per decision: more are the same one
+                    wait = self.budget.wait(client) if self.budget is not None else 0.0
+                    if wait > 0:
+                        return T(
+                            "hints: your address has used its search time for now; wait {wait} s",
+                            wait=format(wait, ".0f"),
+                        )
+                    if self._inbox[seat].qsize() >= MAX_INBOX:
+                        return T("too many requests waiting at your seat; wait for the answers")
                     self._hint_asked[seat] = pending[0]
-                    self._inbox[seat].put(_HINT)
+                    self._inbox[seat].put(_Hint(client))
                 return None
             if kind == "why":
                 pending = self._pending.get(seat)
@@ -669,6 +713,22 @@ class TableSession:
                     picked = None
                 if picked is None:
                     return T("card: {name} names no card", name=repr(one_line(str(name), 20)))
+                decision = pending[0]
+                cache = self._why_cache.get(seat)
+                if cache is not None and cache[0] == decision and picked.name in cache[1]:
+                    answered = cache[1][picked.name]  # answered once per card and decision
+                    if self._whys.get(seat) is not answered:
+                        self._whys[seat] = answered
+                        self._publish({seat})
+                    return None
+                asked = self._why_asked.get(seat)
+                if asked is None or asked[0] != decision:
+                    asked = self._why_asked[seat] = (decision, set())
+                if picked.name in asked[1]:
+                    return None  # on its way
+                if self._inbox[seat].qsize() >= MAX_INBOX:
+                    return T("too many requests waiting at your seat; wait for the answers")
+                asked[1].add(picked.name)
                 self._inbox[seat].put(_Why(picked))  # answered in the game thread, which holds the state
                 return None
             if kind == "next":
@@ -750,8 +810,9 @@ class TableSession:
         """A connection opens: it gets the current frame at once. A seat has
         one connection: a newer one takes it over (the older is told)."""
         with self._cond:
-            self.active = time.monotonic()
-            if sub.seat is not None:
+            if sub.seat is not None:  # a person: the table is not idle (a spectator keeps nothing alive)
+                self.active = time.monotonic()
+                self.came = True
                 for old in [s for s in self._subs if s.seat == sub.seat]:
                     self._subs.remove(old)
                     old.kick()
@@ -766,16 +827,19 @@ class TableSession:
                     except StoreError as err:  # after a restart the bot has it until he comes again
                         print(f"cardcore serve: table {self.name}: {error_message(err)}", file=sys.stderr)
             self._subs.append(sub)
-            self._publish()
+            # a spectator changes nothing the others see: his frame only
+            self._publish(None if sub.seat is not None else {None})
 
     def disconnect(self, sub: Subscriber) -> None:
         """A connection closed; a person's seat waits for him to come back."""
         with self._cond:
-            self.active = time.monotonic()
             if sub in self._subs:
                 self._subs.remove(sub)
                 seat = sub.seat
-                if seat is not None and seat in self.people and not any(s.seat == seat for s in self._subs):
+                if seat is None:  # a spectator gone: nothing changed for the others
+                    return
+                self.active = time.monotonic()
+                if seat in self.people and not any(s.seat == seat for s in self._subs):
                     self._away[seat] = (time.monotonic(), time.time())
                     self._away_soon(seat)
                 self._publish()
@@ -843,6 +907,16 @@ class TableSession:
     def has_connections(self) -> bool:
         with self._cond:
             return bool(self._subs)
+
+    def has_people(self) -> bool:
+        """A person's seat has a connection now (spectators do not count)."""
+        with self._cond:
+            return any(s.seat is not None for s in self._subs)
+
+    def running(self) -> bool:
+        """Its game thread has not ended (a stopped table whose thread the
+        watchdog left behind, or still winding down, still runs)."""
+        return self._thread is not None and self._thread.is_alive()
 
     def connected(self, seat: int) -> bool:
         with self._cond:
@@ -915,20 +989,26 @@ class TableSession:
             }
 
     def resync(self, sub: Subscriber) -> None:
-        """``sub`` lost track (a change whose base it does not hold): a whole frame next."""
+        """``sub`` lost track (a change whose base it does not hold): a whole
+        frame of its own kind next (the others' are not rebuilt; its own is
+        encoded once per frame number, ``_whole``)."""
         with self._cond:
+            if sub not in self._subs:
+                return
             sub.base = None
-            self._publish()
+            self._publish({sub.seat})
 
-    def _publish(self) -> None:
+    def _publish(self, only: set[int | None] | None = None) -> None:
         """Send every connection what is new for it: per frame kind (a seat;
-        the spectators share one) the frame is built once and, when it
-        changed, numbered; a connection that holds the last one gets the
-        change (encoded once per kind), any other the whole frame (encoded
-        once per kind); one that holds this frame already gets nothing."""
+        the spectators share one; ``only``: those kinds, when nothing changed
+        for the others) the frame is built once and, when it changed,
+        numbered; a connection that holds the last one gets the change
+        (encoded once per kind), any other the whole frame (encoded once per
+        kind and number); one that holds this frame already gets nothing."""
         kinds: dict[int | None, list[Subscriber]] = {}
         for sub in self._subs:
-            kinds.setdefault(sub.seat, []).append(sub)
+            if only is None or sub.seat in only:
+                kinds.setdefault(sub.seat, []).append(sub)
         for seat, subs in kinds.items():
             frame = self.frame(seat)
             history = frame.pop("history")
@@ -950,7 +1030,12 @@ class TableSession:
                     text, kind = change, "change"
                 else:
                     if whole is None:
-                        whole = _dumps({**now[1], "n": now[0], "history": history})
+                        kept = self._whole.get(seat)
+                        if kept is not None and kept[0] == now[0]:
+                            whole = kept[1]
+                        else:
+                            whole = _dumps({**now[1], "n": now[0], "history": history})
+                            self._whole[seat] = (now[0], whole)
                     text, kind = whole, "state"
                 sub.base = now[0]
                 with contextlib.suppress(Exception):  # a connection going away is not the table's problem
@@ -1036,6 +1121,40 @@ class _Journaled:
         return chosen
 
 
+class _Budgeted:
+    """A bot of a table made in the lobby: each of its choices spends its
+    maker's search CPU (``TableSession.budget``, per address); while that
+    address is past its budget, the bot waits (its table slows down, not the
+    others)."""
+
+    def __init__(self, session: TableSession, inner: Any) -> None:
+        self.s = session
+        self.inner = inner
+        self.needs_observation = getattr(inner, "needs_observation", False)
+        pass_witness(self, inner)
+
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        s = self.s
+        wait = s.budget.wait(s.client)
+        if wait > 0:
+            s._watch.idle()  # waiting for its budget is no overrun
+            deadline = time.monotonic() + wait
+            with s._cond:
+                while not s._stopping and (left := deadline - time.monotonic()) > 0:
+                    s._cond.wait(min(left, 1.0))
+            s._watch.busy()
+            if s._stopping:
+                raise QuitGame
+        spent = time.thread_time()
+        try:
+            chosen: Move = self.inner.choose(observation, moves, decision)
+        finally:
+            s.budget.charge(s.client, time.thread_time() - spent)
+        return chosen
+
+
 class _Watcher(Listener):
     """The session's listener in the game thread: what happened, in words
     (public: the move texts and the game's events), and the views at each step."""
@@ -1044,18 +1163,19 @@ class _Watcher(Listener):
 
     def __init__(self, session: TableSession) -> None:
         self.s = session
+        self.number: int | None = None  # the match being started
 
     def match_start(self, match: Match, number: int) -> None:
-        s = self.s
-        with s._cond:
-            s._winners = None
-            s._result = None
-            s._sheet = []
-            s._scores = list(match.scores)
+        self.number = number  # shown with the match's first deal (``deal_start``), all in one step
 
     def deal_start(self, match: Match, state: DealState) -> None:
         s = self.s
         with s._cond:
+            if not match.deals:  # a new match: its number, phase, scores and history change together
+                s._match_number = self.number if self.number is not None else s._match_number + 1
+                s._winners = None
+                s._sheet = []
+                s._scores = list(match.scores)
             s._deal = len(match.deals) + 1
             s._dealer = match.dealer
             s._result = None
