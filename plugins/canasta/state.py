@@ -153,14 +153,14 @@ def _read_melds(r: PositionReader, key: str, s: CanastaState) -> list[dict[int, 
     # N17: melds merged when the 3-player partnership formed may hold more wild cards
     merged = 6 if s.pile_taker is not None else 3
     for t, listed in sorted(r.per(key, len(s.teams), "side").items()):
-        out[t] = _melds(r, f"{key}.{t}", listed or [], max_wild=merged)
+        out[t] = _melds(r, f"{key}.{t}", [] if listed is None else listed, max_wild=merged)
     return out
 
 
 def _read_red_threes(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]]:
     out: list[list[Card]] = [[] for _ in s.teams]
     for t, listed in sorted(r.per(key, len(s.teams), "side").items()):
-        cards = r.cards(f"{key}.{t}", listed or [])
+        cards = r.cards(f"{key}.{t}", [] if listed is None else listed)
         if any(not (c.rank == 3 and c.suit in "HD") for c in cards):
             # i18n: an error in a position file; {field}: where in the file (keep it as it is)
             raise PositionError(T("{field}: only red threes (3H, 3D)", field=f"{key}.{t}"))
@@ -191,7 +191,7 @@ def _read_known(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]
     for k, listed in known.items():
         seat = r.index(key, k, n, "seat", key=True)
         left = list(s.hands[seat])
-        for name in listed if isinstance(listed, list) else []:
+        for name in [] if listed is None else r.card_names(f"{key}.{seat}", listed):
             found = next((c for c in left if c.name == str(name).upper()), None)
             if found is None:
                 # i18n: an error in a position file; {field}: where in the file; {name}: what it lists
