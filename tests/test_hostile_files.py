@@ -8,6 +8,7 @@ was read as before; the variants below change one field of a good position.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from conftest import POSITIONS, REGISTRY, run_cli
 
 from cardcore.errors import CardcoreError
 from cardcore.position import position_from_data
+from cardcore.table import Table
 
 HOSTILE = POSITIONS / "hostile"
 
@@ -24,6 +26,15 @@ HOSTILE = POSITIONS / "hostile"
 FILES = {
     "carrousel_build_as_text.yaml": (
         "table[0].build: expected a list of cards such as [2H, 3H], not the text '2H 3H'"
+    ),
+    "canasta_asked_pending_in_play.yaml": (
+        "asked: pending: the partner has not answered yet, so phase: answer, not play (N12)"
+    ),
+    "canasta_asker_answers.yaml": (
+        'phase: answer: only a partner answers "May I go out?", so only with 4 players (N12)'
+    ),
+    "canasta_stop_with_stock.yaml": (
+        "last_red_three: the stock's last card was a red three, so the stock is empty (N13a)"
     ),
 }
 
@@ -95,3 +106,121 @@ def test_a_list_of_cards_still_reads_and_null_is_empty():
     data = _good("carrousel/c8_build.yaml")
     _, state = position_from_data({**data, "stock": None, "piles": {0: None, 1: ["KD"]}}, REGISTRY)
     assert state.stock == [] and [[c.name for c in p] for p in state.piles] == [[], ["KD"], []]
+
+
+# ---- Canasta: fields that contradict each other (N12, N12a, N13a, N13c) ----------
+
+
+@pytest.mark.parametrize(
+    "name,change,said",
+    [
+        # N12: the partner answers in phase answer, asked pending
+        (
+            "canasta/n12a_ask_meld_all.yaml",
+            {"asked": "pending"},
+            "asked: pending: the partner has not answered yet, so phase: answer, not play (N12)",
+        ),
+        (
+            "canasta/n12a_ask_meld_all.yaml",
+            {"phase": "answer", "to_act": 2},
+            "phase: answer: the partner answers a question asked, so asked: pending (N12)",
+        ),
+        (
+            "canasta/n12a_ask_meld_all.yaml",
+            {"phase": "answer", "to_act": 2, "asked": "yes"},
+            "phase: answer: the partner answers a question asked, so asked: pending (N12)",
+        ),
+        # N12a: asked after the turn's draw, never before it
+        (
+            "canasta/n12a_ask_meld_all.yaml",
+            {"phase": "draw", "asked": "no"},
+            "asked: no: the question comes after the turn's draw (N12a), not in phase: draw",
+        ),
+        # N12: only a partner answers: 4 players (the asker cannot answer himself)
+        (
+            "canasta/n13_exhausted.yaml",
+            {"players": 3, "dealer": 2, "phase": "answer", "asked": "pending", "hands": {0: ["9S"]}},
+            'phase: answer: only a partner answers "May I go out?", so only with 4 players (N12)',
+        ),
+        (
+            "canasta/n13_exhausted.yaml",
+            {"players": 2, "dealer": 1, "phase": "play", "asked": "yes", "hands": {0: ["9S"], 1: ["4D"]}},
+            'asked: yes: only a partner answers "May I go out?", so only with 4 players (N12)',
+        ),
+        # N13a: stop only in the turn of the stock's last card, a red three
+        (
+            "canasta/n13a_red_three_no_bonus.yaml",
+            {"stock": ["9C"]},
+            "last_red_three: the stock's last card was a red three, so the stock is empty (N13a)",
+        ),
+        (
+            "canasta/n13a_red_three_no_bonus.yaml",
+            {"phase": "draw"},
+            "last_red_three: the player has drawn it, so phase: play or answer, not draw (N13a)",
+        ),
+        (
+            "canasta/n13a_red_three_no_bonus.yaml",
+            {"red_threes": {0: [], 1: ["3D"]}},
+            "last_red_three: the player laid it for his side, but red_threes.0 is empty (N13a)",
+        ),
+    ],
+)
+def test_canasta_fields_that_contradict_each_other_are_refused(name, change, said):
+    assert _refused(_good(name), change) == said
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"phase": "answer", "to_act": 2, "asked": "pending"},  # the partner answers (N12)
+        {"asked": "yes"},  # answered: back to play (N12)
+        {"asked": "no"},
+        {"phase": "draw", "stock": ["9S"], "asked": None},
+    ],
+)
+def test_canasta_turns_the_engine_reaches_still_read(change):
+    data = _good("canasta/n12a_ask_meld_all.yaml")
+    position_from_data({**data, **change}, REGISTRY)
+
+
+def test_n13c_asked_in_the_last_red_three_turn_still_reads():
+    # N13c: he may ask in that turn: the partner answers (phase answer, seat 2 to act)
+    data = _good("canasta/n13a_red_three_no_bonus.yaml")
+    table, state = position_from_data({**data, "phase": "answer", "to_act": 2, "asked": "pending"}, REGISTRY)
+    assert state.turn == 0 and [m.kind for m in table.legal_moves(state)] == ["answer", "answer"]
+
+
+def _reads_back(table: Table, state: Any) -> None:
+    data = {"game": "canasta", "players": table.players, **table.dump_state(state)}
+    position_from_data(data, REGISTRY)
+
+
+def test_the_engines_own_positions_read_back():
+    """Every position of played Canasta deals (4 players: "May I go out?" asked
+    whenever offered, then answered) is one the reader accepts: the checks
+    refuse only what no deal reaches."""
+    seen: set[str] = set()
+    for players in (2, 3, 4):
+        table = Table.from_names(REGISTRY, "canasta", players)
+        for seed in range(4):
+            rng = random.Random(seed)
+            state = table.new_match(seed).start_deal()
+            for _ in range(400):
+                _reads_back(table, state)
+                if table.is_deal_over(state):
+                    break
+                seen.add(f"{state.phase} {state.asked}")
+                moves = table.legal_moves(state)
+                ask = [m for m in moves if m.kind == "ask_go_out"]
+                table.apply(state, ask[0] if ask else rng.choice(moves), moves)
+    assert {"draw None", "play None", "answer pending"} <= seen and seen & {"play yes", "play no"}, seen
+
+
+def test_the_last_red_three_turn_reads_back():
+    # N13a: the stock's last card, a red three, drawn: the turn that follows reads back
+    data = _good("canasta/n12_go_out.yaml")
+    table, state = position_from_data({**data, "phase": "draw", "stock": ["3D"], "discard": ["7C"]}, REGISTRY)
+    moves = table.legal_moves(state)
+    table.apply(state, next(m for m in moves if m.kind == "draw"), moves)
+    assert state.last_red_three and "stop" in [m.kind for m in table.legal_moves(state)]
+    _reads_back(table, state)
