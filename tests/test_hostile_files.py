@@ -224,3 +224,34 @@ def test_the_last_red_three_turn_reads_back():
     table.apply(state, next(m for m in moves if m.kind == "draw"), moves)
     assert state.last_red_three and "stop" in [m.kind for m in table.legal_moves(state)]
     _reads_back(table, state)
+
+
+# ---- a tables file: each seat kind's options (cardcore validate) -----------------
+
+
+def test_validate_names_the_table_and_seat_of_a_bad_bot_option(tmp_path):
+    path = tmp_path / "games.yaml"
+    path.write_text(
+        "tables:\n"
+        "  evening:\n"
+        "    game: carrousel\n"
+        "    players: [{kind: 'ismcts:iterations=abc'}, {kind: random}, {kind: 'ismcts:foo=3'}]\n"
+        "  late:\n"
+        "    game: paquet_voleur\n"
+        "    players: [{kind: human}, {kind: 'greedy:depth=2'}]\n"
+    )
+    code, out = run_cli("validate", str(path))
+    assert code == 2 and "Traceback" not in out and "internal error" not in out, out
+    lines = out.strip().splitlines()
+    assert len(lines) == 3, out
+    assert lines[0].startswith(f"{path}: tables.evening: players.0.kind: player kind 'ismcts': cannot use ")
+    assert "iterations=abc" in lines[0] and "ValueError" in lines[0]
+    assert lines[1].startswith(f"{path}: tables.evening: players.2.kind: player kind 'ismcts' has no option")
+    assert lines[2].startswith(f"{path}: tables.late: players.1.kind: player kind 'greedy' has no option")
+    assert "'foo'" in lines[1] and "'depth'" in lines[2]
+
+
+def test_simulate_with_a_bad_bot_option_is_one_line():
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:iterations=abc")
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert out.startswith("error: player kind 'ismcts': cannot use the options iterations=abc"), out
