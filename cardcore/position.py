@@ -58,13 +58,28 @@ class PositionReader:
         value = self.data.get(key, default)
         return default if value is None else value
 
-    def cards(self, field: str, value: Any = None) -> list[Card]:
-        """A list of cards (YAML list or a space-separated string)."""
+    def card_names(self, field: str, value: Any = None) -> list[Any]:
+        """The items of a list of cards, not yet read as cards: a YAML or JSON
+        list, never a text (``build: 2H 3H`` is an error naming the field,
+        not the build 2H+3H); missing or null: empty."""
         raw = self.get(field, []) if value is None else value
         if isinstance(raw, str):
-            raw = raw.replace(",", " ").split()
+            raise PositionError(
+                # i18n: {field}: where in the position file; [2H, 3H]: a list as the file writes it (keep it)
+                T(
+                    "{field}: expected a list of cards such as [2H, 3H], not the text {said!r}",
+                    field=field,
+                    said=raw[:40],
+                )
+            )
         if not isinstance(raw, list):
             raise PositionError(T("{field}: expected a list of cards", field=field))
+        return raw
+
+    def cards(self, field: str, value: Any = None) -> list[Card]:
+        """A list of cards (a YAML or JSON list of card names, ``card_names``),
+        each a card of the deck not handed out yet."""
+        raw = self.card_names(field, value)
         out = []
         for i, text in enumerate(raw):
             try:
@@ -142,14 +157,14 @@ class PositionReader:
         """A list of cards per seat (seats not listed: empty)."""
         out: list[list[Card]] = [[] for _ in range(self.table.players)]
         for seat, value in sorted(self.per(field, self.table.players, "seat").items()):
-            out[seat] = self.cards(f"{field}.{seat}", value or [])
+            out[seat] = self.cards(f"{field}.{seat}", [] if value is None else value)
         return out
 
     def per_side_cards(self, field: str) -> list[list[Card]]:
         sides = len(self.table.sides)
         out: list[list[Card]] = [[] for _ in range(sides)]
         for side, value in sorted(self.per(field, sides, "side").items()):
-            out[side] = self.cards(f"{field}.{side}", value or [])
+            out[side] = self.cards(f"{field}.{side}", [] if value is None else value)
         return out
 
 

@@ -173,7 +173,22 @@ def make_player(table: Table, spec: str, seat: int, rng: random.Random) -> Playe
                         said=said,
                     )
                 )
-    player: Player = legacy(factory(table, seat, rng, **options))
+    try:
+        made = factory(table, seat, rng, **options)
+    except (TypeError, ValueError, OverflowError) as err:
+        if not options:
+            raise  # no option of the person's: the kind's own error
+        # an option's value the kind cannot read (``iterations=abc``): one line, not a traceback
+        said = ",".join(f"{k}={v}" for k, v in options.items())[:80]
+        raise TableError(
+            T(
+                "player kind {kind!r}: cannot use the options {said} ({error})",
+                kind=kind,
+                said=said,
+                error=type(err).__name__ + ": " + str(err)[:100],
+            )
+        ) from None
+    player: Player = legacy(made)
     return player
 
 

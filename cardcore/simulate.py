@@ -180,8 +180,9 @@ class ProcessPool(Backend):
 
 
 class RayBackend(Backend):
-    """Chunks as Ray tasks (``--backend ray``): on a local Ray, or on the cluster
-    at ``address`` (or ``RAY_ADDRESS``)."""
+    """Chunks as Ray tasks (``--backend ray``): on the cluster at ``address``
+    (or ``RAY_ADDRESS``), else on a local Ray that this machine alone can reach
+    (``start_local_ray``)."""
 
     def __init__(self, address: str | None, jobs: int | None = None) -> None:
         try:
@@ -192,10 +193,10 @@ class RayBackend(Backend):
             raise CardcoreError(T("--backend ray needs Ray: pip install 'cardcore[ray]'")) from None
         self.ray = ray
         if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"address": address} if address else {}
-            if not address and jobs:
-                kwargs["num_cpus"] = jobs
-            ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, **kwargs)
+            if address:
+                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+            else:
+                start_local_ray(ray, jobs)
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call, unused-ignore]
         self.task = ray.remote(_play_remote)
 
@@ -212,6 +213,100 @@ class RayBackend(Backend):
 
 def _play_remote(play: PlayChunk, spec: Any, first: int, count: int) -> ChunkResult:
     return play(spec, first, count)
+
+
+# Ray answers "this machine's address" with the loopback address when this is
+# false (its default on macOS and Windows, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER);
+# every server of a node whose address is 127.0.0.1 then listens on it alone
+_RAY_CLUSTER_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+
+
+def start_local_ray(ray: Any, jobs: int | None = None) -> None:
+    """Start a local Ray that listens on the loopback address only, with no
+    dashboard and so no job submission API (an open Ray head runs any code it
+    is sent, for anyone who can reach it); ``jobs`` CPUs (None: every core).
+
+    Its processes' listening sockets are then checked (``ray_listening``):
+    where Ray cannot be held to loopback, it is shut down and the run refused
+    in one line, naming ``--jobs`` (this machine's processes) instead."""
+    import importlib
+
+    # Ray's module read when it picks the node's address (missing in another
+    # Ray: the check of the sockets below decides)
+    ray_constants: Any = None
+    with contextlib.suppress(ImportError):
+        ray_constants = importlib.import_module("ray._private.ray_constants")
+    kwargs: dict[str, Any] = {"num_cpus": jobs} if jobs else {}
+    said = os.environ.get(_RAY_CLUSTER_ENV)
+    before = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    os.environ[_RAY_CLUSTER_ENV] = "0"  # the processes Ray starts read it too
+    if before is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        ray.init(
+            _node_ip_address="127.0.0.1",
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+            **kwargs,
+        )
+    finally:
+        # as it was: a later ray.init(address=…) in this process joins a cluster
+        # with this machine's network address
+        if said is None:
+            os.environ.pop(_RAY_CLUSTER_ENV, None)
+        else:
+            os.environ[_RAY_CLUSTER_ENV] = said
+        if before is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = before
+    try:
+        opened = [a for a in ray_listening() if not is_loopback(a)]
+    except Exception as err:  # psutil missing, or the processes not readable here
+        opened = [f"? ({type(err).__name__}: {str(err)[:80]})"]
+    if opened:
+        ray.shutdown()
+        from cardcore.errors import CardcoreError
+
+        raise CardcoreError(
+            T(
+                "--backend ray: the local Ray would listen on {addresses}, not on this machine's "
+                "loopback address alone; play on this machine's cores with --jobs N, or join a "
+                "cluster with --address",
+                addresses=", ".join(sorted(set(opened))[:4]),
+            )
+        )
+
+
+def ray_listening() -> list[str]:
+    """The addresses (``ip:port``) on which this process and the processes it
+    started (a local Ray's: GCS, raylet, object manager, agents, workers)
+    listen for TCP connections."""
+    import psutil
+
+    me = psutil.Process()
+    out = []
+    for proc in [me, *me.children(recursive=True)]:
+        try:
+            conns = proc.net_connections(kind="inet")
+        except psutil.NoSuchProcess:
+            continue  # ended meanwhile: it listens on nothing
+        out += [f"{c.laddr.ip}:{c.laddr.port}" for c in conns if c.status == psutil.CONN_LISTEN]
+    return out
+
+
+def is_loopback(address: str) -> bool:
+    """Whether ``ip:port`` is on the loopback address (127.0.0.0/8, ::1, or
+    127.0.0.1 as IPv6 writes it, ::ffff:127.0.0.1)."""
+    import ipaddress
+
+    host = address.rsplit(":", 1)[0].strip("[]")
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
 
 
 def backend_for(name: str, jobs: int, address: str | None = None) -> Backend:

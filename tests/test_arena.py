@@ -80,8 +80,7 @@ def test_ray_backend_gives_the_same_results():
     )  # fmt: skip
     local = cli_json(*args, "--jobs", "1")
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        on_ray = cli_json(*args, "--backend", "ray")
+        on_ray = cli_json(*args, "--backend", "ray", "--jobs", "2")  # a local Ray (on loopback)
     finally:
         ray.shutdown()
     for data in (local, on_ray):

@@ -257,6 +257,12 @@ BAD_POSITIONS = [
     {"pile_taker": 0},  # only with 3 players
     {"hands": {0: [], 1: ["9C", "3H"], 2: [], 3: ["JOKER"]}, "went_out": None},  # a red three in hand
     {"phase": "pile", "went_out": None},
+    {"phase": "answer"},  # N12: asked pending
+    {"asked": "pending"},  # N12: phase answer
+    {"asked": "yes", "phase": "draw"},  # N12a
+    {"last_red_three": True, "stock": ["9C"]},  # N13a
+    {"last_red_three": True},  # N13a: phase draw
+    {"last_red_three": True, "phase": "play", "to_act": 1},  # N13a: side 1 laid no red three
 ]
 
 

@@ -98,11 +98,101 @@ def test_ray_backend_gives_the_same_json():
     args = ("simulate", "carrousel", "--players", "4", "--deals", "60", "--seed", "2", "--json")
     local = cli_json(*args, "--jobs", "1")
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        on_ray = cli_json(*args, "--backend", "ray")
+        on_ray = cli_json(*args, "--backend", "ray", "--jobs", "2")  # a local Ray of two CPUs
     finally:
         ray.shutdown()
     assert _strip(local) == _strip(on_ray)
+
+
+def _listening(psutil) -> list[tuple[str, str, str]]:
+    """(process, its command line, ip:port) for every TCP socket this process
+    and those it started (a local Ray's) listen on."""
+    me = psutil.Process()
+    out = []
+    for proc in [me, *me.children(recursive=True)]:
+        try:
+            name, cmd = proc.name(), " ".join(proc.cmdline())
+            conns = proc.net_connections(kind="inet")
+        except psutil.NoSuchProcess:
+            continue
+        out += [(name, cmd, f"{c.laddr.ip}:{c.laddr.port}") for c in conns if c.status == psutil.CONN_LISTEN]
+    return out
+
+
+def _loopback(address: str) -> bool:
+    import ipaddress
+
+    ip = ipaddress.ip_address(address.rsplit(":", 1)[0])
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
+
+
+def test_a_local_ray_listens_on_loopback_only():
+    """Issue #46, item 8: the Ray that ``--backend ray`` starts (no --address)
+    listens on 127.0.0.1 alone — its GCS, raylet (node and object manager),
+    agents, the workers and this driver — and runs no dashboard (no job
+    submission API). Before, they listened on every interface (``:::PORT``)
+    and the runtime-env agent on the machine's address."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'cardcore[ray]')")
+    psutil = pytest.importorskip("psutil", reason="psutil is not installed (pip install 'cardcore[ray]')")
+    assert not ray.is_initialized()
+    try:
+        cli_json("simulate", "carrousel", "--players", "4", "--deals", "40", "--seed", "3", "--json",
+                 "--backend", "ray", "--jobs", "2")  # fmt: skip
+        assert ray.is_initialized()  # still up: its processes are looked at as they ran the deals
+        found = _listening(psutil)
+    finally:
+        ray.shutdown()
+    names = {name for name, _, _ in found}
+    # what is looked at is Ray's own: its GCS, its raylet, workers
+    assert {"gcs_server", "raylet"} <= names and any(n.startswith("ray::") for n in names), found
+    assert len(found) >= 5, found
+    opened = [(name, address) for name, _, address in found if not _loopback(address)]
+    assert opened == [], opened
+    # the dashboard's head (dashboard/dashboard.py) and its agent (ray::DashboardAgent)
+    dashboard = [(name, a) for name, cmd, a in found if "Dashboard" in name or "dashboard.py" in cmd]
+    assert dashboard == [], dashboard  # no dashboard, so no job submission API
+    ports = {int(a.rsplit(":", 1)[1]) for _, _, a in found}
+    assert not ports & {8265, 10001, 52365}, ports  # dashboard, Ray client, dashboard agent
+
+
+def test_a_ray_that_cannot_be_held_to_loopback_is_refused(monkeypatch):
+    """Where Ray listens anywhere but on loopback (as the check of its sockets
+    reports), the run is refused in one line naming --jobs, and Ray is stopped."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'cardcore[ray]')")
+    import cardcore.simulate
+
+    real = cardcore.simulate.ray_listening
+    monkeypatch.setattr(cardcore.simulate, "ray_listening", lambda: [*real(), "0.0.0.0:6379"])
+    try:
+        code, out = run_cli("simulate", "carrousel", "--deals", "5", "--backend", "ray", "--jobs", "1")
+        assert not ray.is_initialized()  # shut down before saying so
+    finally:
+        ray.shutdown()
+    assert code == 2 and "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+    assert "0.0.0.0:6379" in out and "--jobs N" in out and "--address" in out, out
+    assert "127.0.0.1" not in out.split("listen on", 1)[1].split(",", 1)[0]  # loopback ones not named
+
+
+@pytest.mark.parametrize(
+    "address,loopback",
+    [
+        ("127.0.0.1:6379", True),
+        ("127.3.2.1:1", True),
+        ("::1:8", True),
+        ("::ffff:127.0.0.1:40637", True),
+        ("[::1]:8", True),
+        ("0.0.0.0:6379", False),
+        (":::46379", False),
+        ("192.0.2.2:45481", False),
+        ("::ffff:192.0.2.2:1", False),
+        ("? (AccessDenied: …)", False),
+    ],
+)
+def test_what_counts_as_loopback(address, loopback):
+    from cardcore.simulate import is_loopback
+
+    assert is_loopback(address) is loopback
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")

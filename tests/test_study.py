@@ -487,8 +487,7 @@ def test_the_ray_backend_gives_the_same_results():
     kw = {"deals": 40, "skill_deals": 1, "search_bot": "ismcts:iterations=3", "seed": 6, "greedy_deals": 10}
     local = run("carrousel", 2, ["short=deck=54"], **kw)
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        on_ray = run("carrousel", 2, ["short=deck=54"], backend="ray", **kw)
+        on_ray = run("carrousel", 2, ["short=deck=54"], backend="ray", jobs=2, **kw)  # a local Ray
     finally:
         ray.shutdown()
     assert _strip(local) == _strip(on_ray)

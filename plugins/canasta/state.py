@@ -153,14 +153,14 @@ def _read_melds(r: PositionReader, key: str, s: CanastaState) -> list[dict[int, 
     # N17: melds merged when the 3-player partnership formed may hold more wild cards
     merged = 6 if s.pile_taker is not None else 3
     for t, listed in sorted(r.per(key, len(s.teams), "side").items()):
-        out[t] = _melds(r, f"{key}.{t}", listed or [], max_wild=merged)
+        out[t] = _melds(r, f"{key}.{t}", [] if listed is None else listed, max_wild=merged)
     return out
 
 
 def _read_red_threes(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]]:
     out: list[list[Card]] = [[] for _ in s.teams]
     for t, listed in sorted(r.per(key, len(s.teams), "side").items()):
-        cards = r.cards(f"{key}.{t}", listed or [])
+        cards = r.cards(f"{key}.{t}", [] if listed is None else listed)
         if any(not (c.rank == 3 and c.suit in "HD") for c in cards):
             # i18n: an error in a position file; {field}: where in the file (keep it as it is)
             raise PositionError(T("{field}: only red threes (3H, 3D)", field=f"{key}.{t}"))
@@ -191,7 +191,7 @@ def _read_known(r: PositionReader, key: str, s: CanastaState) -> list[list[Card]
     for k, listed in known.items():
         seat = r.index(key, k, n, "seat", key=True)
         left = list(s.hands[seat])
-        for name in listed if isinstance(listed, list) else []:
+        for name in [] if listed is None else r.card_names(f"{key}.{seat}", listed):
             found = next((c for c in left if c.name == str(name).upper()), None)
             if found is None:
                 # i18n: an error in a position file; {field}: where in the file; {name}: what it lists
@@ -324,6 +324,82 @@ class CanastaState(DealState):
                     "{field}: {value} needs the staged meld with the pile's top card",
                     field="phase",
                     value="pile",
+                )
+            )
+        self._check_asked()
+        self._check_last_red_three()
+
+    def _check_asked(self) -> None:
+        """The question "May I go out?" (N12, N12a) as the fields tell it: asked
+        by the player whose turn it is and answered by his partner (4 players only),
+        ``asked: pending`` exactly while the partner answers (phase
+        ``answer``), and never before the turn's draw. A position saying
+        otherwise would offer moves no deal reaches (the asker answering
+        himself, ``stop`` while the partner has not answered)."""
+        phase, asked = self.phase, self.asked
+        if (phase == ANSWER or asked is not None) and self.players != 4:
+            # i18n: an error in a position file; {field}: a field's name, {value}: its value; "May I
+            # go out?": the question a player asks his partner (N12)
+            raise PositionError(
+                T(
+                    '{field}: {value}: only a partner answers "May I go out?", so only with 4 players (N12)',
+                    field="phase" if phase == ANSWER else "asked",
+                    value=phase if phase == ANSWER else asked,
+                )
+            )
+        if phase == ANSWER and asked != "pending":
+            # i18n: an error in a position file; phase, answer, asked, pending: the file's words (keep them)
+            raise PositionError(
+                T("phase: answer: the partner answers a question asked, so asked: pending (N12)")
+            )
+        if asked == "pending" and phase != ANSWER:
+            # i18n: an error in a position file; {phase}: the phase it gives; asked, pending, phase,
+            # answer: the file's words (keep them)
+            raise PositionError(
+                T(
+                    "asked: pending: the partner has not answered yet, so phase: answer, not {phase} (N12)",
+                    phase=phase,
+                )
+            )
+        if asked is not None and phase == DRAW:
+            # i18n: an error in a position file; {asked}: its value (yes or no); asked, phase, draw:
+            # the file's words (keep them)
+            raise PositionError(
+                T(
+                    "asked: {asked}: the question comes after the turn's draw (N12a), not in phase: draw",
+                    asked=asked,
+                )
+            )
+
+    def _check_last_red_three(self) -> None:
+        """N13a: ``last_red_three`` says the stock's last card, a red three, was
+        just laid by the player whose turn it is: so the stock is empty, he has
+        drawn (phase ``play``, or ``answer`` when he asked, N13c), and his side
+        holds a red three. Only then is ``stop`` a move."""
+        if not self.last_red_three:
+            return
+        if self.stock:
+            raise PositionError(
+                # i18n: an error in a position file; last_red_three, stock: the file's words (keep them)
+                T("last_red_three: the stock's last card was a red three, so the stock is empty (N13a)")
+            )
+        if self.phase not in (PLAY, ANSWER):
+            # i18n: an error in a position file; {phase}: the phase it gives; last_red_three, phase,
+            # play, answer: the file's words (keep them)
+            raise PositionError(
+                T(
+                    "last_red_three: the player has drawn it, so phase: play or answer, not {phase} (N13a)",
+                    phase=self.phase,
+                )
+            )
+        team = self.team_of(self.turn)
+        if not self.red_threes[team]:
+            # i18n: an error in a position file; {side}: a side's number; last_red_three, red_threes:
+            # the file's words (keep them)
+            raise PositionError(
+                T(
+                    "last_red_three: the player laid it for his side, but red_threes.{side} is empty (N13a)",
+                    side=team,
                 )
             )
 
