@@ -794,7 +794,7 @@ class _PlaySource:
 
     def _from_position(self, reg: Registry) -> tuple[Table, list[str], int | None]:
         from cardcore.errors import CardcoreError
-        from cardcore.position import read_position
+        from cardcore.position_file import read_position
 
         path = self.from_path
         assert path is not None
@@ -1695,7 +1695,7 @@ def _link_host(host: str) -> str:
 def moves(scenario: Path, as_json: bool) -> None:
     """List the legal moves of the player to act in a position file."""
     from cardcore.moves import Move
-    from cardcore.position import read_position
+    from cardcore.position_file import read_position
 
     table, state = read_position(scenario, registry())
     if table.is_deal_over(state):
@@ -1730,7 +1730,7 @@ def moves(scenario: Path, as_json: bool) -> None:
 @friendly
 def score(scenario: Path, as_json: bool) -> None:
     """Score a position file as a finished deal."""
-    from cardcore.position import read_position
+    from cardcore.position_file import read_position
 
     table, state = read_position(scenario, registry())
     table.finish_deal(state)

@@ -2,7 +2,7 @@
 
 Each level is a player kind of every game (registered by the core), and
 resolves to a bot configuration of the game and player count: a kind spec
-(``cardcore.runner.make_player``). A game names its own in its plugin's
+(``cardcore.kinds.make_player``). A game names its own in its plugin's
 ``levels`` (``GamePlugin.levels``: level → spec, or level → {players: spec});
 a game that names none gets the core's (``DEFAULT_LEVELS``).
 
@@ -109,7 +109,7 @@ class Mistaken:
 def make_level(table: Table, level: str, seat: int, rng: random.Random, iterations: int = 0) -> Player:
     """The player of ``level`` at ``seat``; ``iterations`` > 0 replaces the
     search's budget (a level that does not search refuses it)."""
-    from cardcore.runner import make_player, parse_kind
+    from cardcore.kinds import make_player, parse_kind  # kinds.py registers the levels: a circle at import
 
     spec = level_spec(table, level)
     kind, options = parse_kind(spec)

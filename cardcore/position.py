@@ -1,4 +1,8 @@
-"""Position (scenario) files: a deal frozen at one moment, in YAML or JSON.
+"""Reading a game's fields of a position: ``PositionReader``, which each
+game's state class reads its fields with (``DealState.from_json``). Reading
+a whole position file, its header first, is ``cardcore.position_file``'s.
+
+Position (scenario) files: a deal frozen at one moment, in YAML or JSON.
 
     game: paquet_voleur
     players: 3
@@ -19,28 +23,16 @@ an error) and names the field of every problem.
 
 from __future__ import annotations
 
-import difflib
-from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from cardcore.cards import Card, CardError
 from cardcore.deck import CardPool
-from cardcore.errors import CardcoreError, TableError, at, joined, message, pydantic_problems
-from cardcore.files import read_data
-from cardcore.game import DealState, PositionError
+from cardcore.errors import at, message
+from cardcore.game import PositionError
 from cardcore.i18n import T
-from cardcore.plugins import Registry
-from cardcore.table import Table
 
-
-class PositionHeader(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    game: str
-    players: int | None = None
-    options: dict[str, Any] = {}
-    house_rules: list[str] = []
+if TYPE_CHECKING:
+    from cardcore.table import Table
 
 
 class PositionReader:
@@ -166,67 +158,3 @@ class PositionReader:
         for side, value in sorted(self.per(field, sides, "side").items()):
             out[side] = self.cards(f"{field}.{side}", [] if value is None else value)
         return out
-
-
-HEADER_KEYS = ("game", "players", "options", "house_rules")
-
-
-def _check_keys(data: dict[str, Any], table: Table, state: DealState) -> None:
-    """Every key of a position is a header key or one the game's JSON writes
-    (a misspelled ``to-act`` would otherwise be silently ignored)."""
-    known = list(dict.fromkeys([*HEADER_KEYS, *table.dump_state(state)]))
-    for key in data:
-        if key not in known:
-            close = difflib.get_close_matches(str(key), known, n=1)
-            said, keys = str(key)[:60], ", ".join(known)
-            if close:
-                raise PositionError(
-                    T(
-                        "unknown key {key!r} (did you mean {close!r}?); a {game} position has {keys}",
-                        key=said,
-                        close=close[0],
-                        game=table.game.name,
-                        keys=keys,
-                    )
-                )
-            raise PositionError(
-                T(
-                    "unknown key {key!r}; a {game} position has {keys}",
-                    key=said,
-                    game=table.game.name,
-                    keys=keys,
-                )
-            )
-
-
-def read_position(path: Path, registry: Registry) -> tuple[Table, DealState]:
-    """Read a position file: its table and its state."""
-    data = read_data(path)
-    if not isinstance(data, dict):
-        raise CardcoreError(T("{path}: a position is a mapping with at least `game`", path=path))
-    return position_from_data(data, registry, str(path))
-
-
-def position_from_data(
-    data: dict[str, Any], registry: Registry, where: str = "position"
-) -> tuple[Table, DealState]:
-    try:
-        head = PositionHeader.model_validate(data)
-    except ValidationError as err:
-        raise CardcoreError(joined([at(where, p) for p in pydantic_problems(err)], "; ")) from None
-    try:
-        table = Table.from_names(registry, head.game, head.players, head.options, head.house_rules)
-        state = table.load_state(data)
-        _check_keys(data, table, state)
-    except (TableError, PositionError) as err:
-        raise CardcoreError(at(where, message(err))) from None
-    except (TypeError, ValueError, KeyError, AttributeError, OverflowError, RecursionError) as err:
-        # a field of an unexpected shape that a game's reader did not name
-        raise CardcoreError(
-            T(
-                "{where}: malformed position ({error})",
-                where=where,
-                error=type(err).__name__ + ": " + str(err)[:100],
-            )
-        ) from None
-    return table, state

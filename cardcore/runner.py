@@ -14,15 +14,17 @@ one record per move (``cardcore.decision.Step``), made once.
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from cardcore import watchdog
 from cardcore.decision import Checkpoint, Decision, Rewind, Step
 from cardcore.errors import PluginError, TableError
 from cardcore.game import DealState, Observation
 from cardcore.i18n import T
+from cardcore.kinds import make_player as make_player
+from cardcore.kinds import parse_kind as parse_kind
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move, move_to_json
 from cardcore.players import Player, legacy
@@ -119,130 +121,11 @@ def listed_by_house_rule(table: Table, err: BaseException) -> str | None:
     return f"{rules} listed a move that {table.game.name} cannot play ({describe(err, 80)})"
 
 
-def _no_beat() -> None:
-    pass
-
-
-# called once per move of every deal: ``--move-timeout`` makes it the
-# watchdog's heartbeat (``cardcore.watchdog``); by default it does nothing
-beat: Callable[[], None] = _no_beat
-
-
 def make_players(table: Table, kinds: Sequence[str], seed: int | str | None) -> list[Player]:
     """One player per seat from kind names (``human``, ``random``, ``greedy`` …)."""
     if len(kinds) != table.players:
         raise TableError(T("{kinds} player kinds for {seats} seats", kinds=len(kinds), seats=table.players))
     return [make_player(table, kind, seat, bot_rng(seed, seat)) for seat, kind in enumerate(kinds)]
-
-
-def make_player(table: Table, spec: str, seat: int, rng: random.Random) -> Player:
-    """The player a kind spec names: ``KIND`` or ``KIND:key=value,...``
-    (``greedy``, ``ismcts:iterations=400``); the options go to the kind's
-    factory as keyword arguments, and an option it does not take is a one-line
-    error naming the options it does take."""
-    kind, options = parse_kind(spec)
-    factory = table.player_kinds.get(kind)
-    if factory is None:
-        known = ", ".join(sorted(table.player_kinds))
-        raise TableError(
-            T(
-                "unknown player kind {kind!r} for {game}; known: {known}",
-                kind=kind,
-                game=table.game.name,
-                known=known,
-            )
-        )
-    if options:
-        takes = _option_names(factory)
-        for key in options:
-            if key not in takes:
-                if not takes:
-                    raise TableError(
-                        T(
-                            "player kind {kind!r} has no option {key!r} (its options: none)",
-                            kind=kind,
-                            key=key,
-                        )
-                    )
-                said = ", ".join(sorted(takes))
-                raise TableError(
-                    T(
-                        "player kind {kind!r} has no option {key!r} (its options: {said})",
-                        kind=kind,
-                        key=key,
-                        said=said,
-                    )
-                )
-    try:
-        made = factory(table, seat, rng, **options)
-    except (TypeError, ValueError, OverflowError) as err:
-        if not options:
-            raise  # no option of the person's: the kind's own error
-        # an option's value the kind cannot read (``iterations=abc``): one line, not a traceback
-        said = ",".join(f"{k}={v}" for k, v in options.items())[:80]
-        raise TableError(
-            T(
-                "player kind {kind!r}: cannot use the options {said} ({error})",
-                kind=kind,
-                said=said,
-                error=type(err).__name__ + ": " + str(err)[:100],
-            )
-        ) from None
-    player: Player = legacy(made)
-    return player
-
-
-def parse_kind(spec: str) -> tuple[str, dict[str, Any]]:
-    """``KIND:key=value,...`` → (kind, options); values are read as YAML
-    scalars (``400`` a number, ``greedy`` a word). A number must be finite
-    and not negative (``ms=nan`` would never end a search): a one-line
-    ``TableError`` naming the option otherwise. Each kind bounds its own
-    options above (``ismcts``: ``MAX_ITERATIONS``, ``MAX_MS``)."""
-    kind, _, rest = str(spec).partition(":")
-    options: dict[str, Any] = {}
-    for pair in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise TableError(T("player kind {spec!r}: expected KIND:key=value,...", spec=spec[:60]))
-        number = options[key.strip()] = _scalar(value.strip())
-        if isinstance(number, float) and not math.isfinite(number):
-            raise TableError(
-                T(
-                    "player kind {kind!r}: {option}={value} is not a finite number",
-                    kind=kind.strip(),
-                    option=key.strip(),
-                    value=value.strip()[:20],
-                )
-            )
-        if isinstance(number, (int, float)) and not isinstance(number, bool) and number < 0:
-            raise TableError(
-                T(
-                    "player kind {kind!r}: {option}={value} is below zero",
-                    kind=kind.strip(),
-                    option=key.strip(),
-                    value=value.strip()[:20],
-                )
-            )
-    return kind.strip(), options
-
-
-def _scalar(text: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
-
-
-def _option_names(factory: Any) -> set[str]:
-    import inspect
-
-    try:
-        params = inspect.signature(factory).parameters
-    except (TypeError, ValueError):
-        return set()
-    return {n for n, p in list(params.items())[3:] if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
 
 
 def _flush_chance(match: Match, listeners: Sequence[Listener]) -> None:
@@ -284,7 +167,7 @@ def play_deal(
     is_over = table.fast_is_deal_over
     observe = table.observe
     decision = Decision(table, match, state, 0, deal, 0, players, listeners, followers.view)
-    tick = None if beat is _no_beat else beat  # (no call per move unless a watchdog listens)
+    tick = watchdog.heartbeat  # ``--move-timeout``'s, called once per move; None: no call per move
     while not is_over(state):
         if tick is not None:
             tick()

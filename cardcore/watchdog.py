@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
+from cardcore import i18n
 from cardcore.i18n import _
 
 _CORE = ("cardcore", "pluggy", "click", "pydantic", "yaml", "threading")
@@ -173,6 +174,10 @@ def given_up() -> bool:
 
 _ARMED: list[Busy] = []  # the heartbeat ``arm`` set up in this process, if any
 
+#: called by the engine's loop once per move of every deal (``runner.play_deal``):
+#: ``arm`` (``--move-timeout``) makes it the watchdog's heartbeat; None: nothing is called
+heartbeat: Callable[[], None] | None = None
+
 
 def arm(timeout: float, command: str, finish: Callable[[], str | None] | None = None) -> None:
     """``--move-timeout`` for a command playing in this process's main thread
@@ -182,10 +187,9 @@ def arm(timeout: float, command: str, finish: Callable[[], str | None] | None = 
     process exits with code 1 (the thread cannot be stopped, nor unwound).
     ``finish`` runs first (``play``: the autosave synced); what it returns
     ends the line."""
-    from cardcore import i18n, runner
-
+    global heartbeat
     busy = Busy(timeout)
-    runner.beat = busy.busy
+    heartbeat = busy.busy
     _ARMED[:] = [busy]
     lang = i18n.language()  # the watchdog's thread has a context of its own: say it in the person's
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from cardcore.cli import main
 from cardcore.plugins import Registry, discover
-from cardcore.position import read_position
+from cardcore.position_file import read_position
 
 POSITIONS = Path(__file__).parent / "positions"
 # Every installed game, and each of its example tables (GameSpec.tables():

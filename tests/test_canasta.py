@@ -9,7 +9,7 @@ from conftest import POSITIONS, cli_json
 from cardcore.cards import card
 from cardcore.errors import IllegalMoveError
 from cardcore.moves import Move
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.table import Table
 from cardcore.testing import check_random_playouts
 from cardcore_plugins.canasta import moves as canasta_moves

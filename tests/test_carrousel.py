@@ -15,7 +15,7 @@ from cardcore.cards import card
 from cardcore.errors import IllegalMoveError, TableError
 from cardcore.match import DealResult
 from cardcore.moves import Move
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.table import Table
 from cardcore.testing import check_random_playouts
 from cardcore_plugins.carrousel import movegen

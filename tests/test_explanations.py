@@ -13,7 +13,7 @@ from explaincheck import check_explanations
 from cardcore.cards import card
 from cardcore.moves import Move
 from cardcore.players import HumanPlayer
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.table import Table
 
 

@@ -17,7 +17,7 @@ import yaml
 from conftest import POSITIONS, REGISTRY, run_cli
 
 from cardcore.errors import CardcoreError
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.table import Table
 
 HOSTILE = POSITIONS / "hostile"
@@ -235,7 +235,7 @@ def test_validate_names_the_table_and_seat_of_a_bad_bot_option(tmp_path):
         "tables:\n"
         "  evening:\n"
         "    game: carrousel\n"
-        "    players: [{kind: 'ismcts:iterations=abc'}, {kind: random}, {kind: 'ismcts:foo=3'}]\n"
+        "    players: [{kind: 'hard:iterations=abc'}, {kind: random}, {kind: 'ismcts:foo=3'}]\n"
         "  late:\n"
         "    game: paquet_voleur\n"
         "    players: [{kind: human}, {kind: 'greedy:depth=2'}]\n"
@@ -244,7 +244,7 @@ def test_validate_names_the_table_and_seat_of_a_bad_bot_option(tmp_path):
     assert code == 2 and "Traceback" not in out and "internal error" not in out, out
     lines = out.strip().splitlines()
     assert len(lines) == 3, out
-    assert lines[0].startswith(f"{path}: tables.evening: players.0.kind: player kind 'ismcts': cannot use ")
+    assert lines[0].startswith(f"{path}: tables.evening: players.0.kind: player kind 'hard': cannot use ")
     assert "iterations=abc" in lines[0] and "ValueError" in lines[0]
     assert lines[1].startswith(f"{path}: tables.evening: players.2.kind: player kind 'ismcts' has no option")
     assert lines[2].startswith(f"{path}: tables.late: players.1.kind: player kind 'greedy' has no option")
@@ -252,6 +252,9 @@ def test_validate_names_the_table_and_seat_of_a_bad_bot_option(tmp_path):
 
 
 def test_simulate_with_a_bad_bot_option_is_one_line():
-    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:iterations=abc")
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "hard:iterations=abc")
     assert code == 2 and len(out.strip().splitlines()) == 1, out
-    assert out.startswith("error: player kind 'ismcts': cannot use the options iterations=abc"), out
+    assert out.startswith("error: player kind 'hard': cannot use the options iterations=abc"), out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--bot", "ismcts:iterations=abc")
+    assert code == 2 and len(out.strip().splitlines()) == 1, out  # the search names its own option
+    assert out.startswith("error: ismcts: iterations='abc' is not a number"), out

@@ -19,7 +19,7 @@ from cardcore import i18n
 from cardcore.cards import Card, card
 from cardcore.game import Observation, PositionError
 from cardcore.moves import Move
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.table import Table
 from cardcore_plugins.canasta import game as canasta_game
 from cardcore_plugins.canasta import moves as cm

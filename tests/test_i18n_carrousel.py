@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from cardcore import i18n
 from cardcore.cards import card
 from cardcore.game import GamePlugin
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.runner import make_players
 from cardcore.table import Table
 

@@ -120,7 +120,7 @@ def test_p5c_what_a_seat_lacks_is_forgotten_when_new_cards_come(registry):
     """P6: new cards go only to empty hands, so nothing is known of them."""
     import yaml
 
-    from cardcore.position import position_from_data
+    from cardcore.position_file import position_from_data
 
     raw = yaml.safe_load((PV / "p6_redeal.yaml").read_text())
     raw["lacks"] = {"0": ["K"], "1": ["9"]}
@@ -134,7 +134,7 @@ def test_p5c_lacks_in_a_position_file_are_checked(registry):
     import yaml
 
     from cardcore.errors import CardcoreError
-    from cardcore.position import position_from_data
+    from cardcore.position_file import position_from_data
 
     raw = yaml.safe_load((PV / "p5c_lacks.yaml").read_text())
     _t, s = position_from_data(raw, registry)
@@ -176,7 +176,7 @@ def test_p5_house_rule_take_all_of_rank():
     assert sum(m["kind"] == "pair" for m in data["moves"]) == 2
     import yaml
 
-    from cardcore.position import position_from_data
+    from cardcore.position_file import position_from_data
 
     raw = yaml.safe_load((PV / "p5_pair_steal.yaml").read_text())
     raw["house_rules"] = ["paquet_voleur.take_all_of_rank"]
@@ -200,7 +200,7 @@ def test_p6_redeal_as_far_as_the_stock_goes(registry):
 def test_p6a_after_a_redeal_left_of_the_dealer_plays_first(registry):
     import yaml
 
-    from cardcore.position import position_from_data
+    from cardcore.position_file import position_from_data
 
     raw = yaml.safe_load((PV / "p6_redeal.yaml").read_text())
     raw["stock"] = [f"{r}{s}" for s in "CH" for r in ("A", 2, 3, 4, 6, 7)]  # 12 cards: full hands
@@ -224,7 +224,7 @@ def test_p3a_face_up_deal_starts_at_seat_0(registry):
 def test_p6_table_turned_up_when_empty(registry):
     import yaml
 
-    from cardcore.position import position_from_data
+    from cardcore.position_file import position_from_data
 
     raw = yaml.safe_load((PV / "p6_redeal.yaml").read_text())
     raw["stock"] = [f"{r}{s}" for s in "CH" for r in ("A", 2, 3, 4, 6, 7, 8)]  # 14 cards
@@ -243,7 +243,7 @@ def test_p7_table_belongs_to_nobody():
 def test_p7_house_rule_last_taker_takes_table(registry):
     import yaml
 
-    from cardcore.position import position_from_data
+    from cardcore.position_file import position_from_data
 
     raw = yaml.safe_load((PV / "p7_end.yaml").read_text())
     raw["house_rules"] = ["paquet_voleur.last_taker_takes_table"]
@@ -333,7 +333,7 @@ def test_careful_bot_keeps_its_pile_out_of_reach(registry):
 def test_careful_bot_trails_what_the_opponent_lacks(registry):
     """A trail (P5c) lays the card the next opponent is least likely to pair:
     here the rank he is known to lack (``lacks``) rather than the first card."""
-    from cardcore.position import position_from_data
+    from cardcore.position_file import position_from_data
 
     raw = {
         "game": "paquet_voleur",

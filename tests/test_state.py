@@ -14,7 +14,8 @@ from cardcore.errors import CardcoreError
 from cardcore.game import DealState, GamePlugin, GameSpec, NoOptions, Observation, PositionError, SideScore
 from cardcore.hookspecs import hookimpl
 from cardcore.moves import Move, make_move
-from cardcore.position import PositionReader, position_from_data
+from cardcore.position import PositionReader
+from cardcore.position_file import position_from_data
 from cardcore.seats import make_sides
 from cardcore.state import (
     DEALER,

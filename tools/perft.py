@@ -34,7 +34,7 @@ from soak import BOTS
 
 from cardcore.files import read_data
 from cardcore.plugins import Registry, discover
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.runner import make_players
 from cardcore.table import Table
 
