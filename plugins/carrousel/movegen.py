@@ -245,13 +245,25 @@ def _small_table(
     value (at most one build in it) is listed once, with its sum; a capture of
     value v is a union of disjoint groups of sum v (a build only alone, C6b),
     a build a set whose sum the card lifts to the value of another hand card."""
-    by_value: dict[int, list[int]] = {}
-    builds: list[Move] = []
     if not values:
-        return by_value, builds
+        return {}, []
     values_of = VALUES
     hand_values = [values_of[c] for c in hand]
     top = max(hand_values)
+    builds_at = build_mask << MASK
+    sets = _packed_sets(values, build_mask, top)
+    if len(sets) == 1:
+        return {}, []
+    by_value = _captures_by_value(sets, hand_values, builds_at, own_bit)
+    if own_bit:
+        return by_value, []  # C8: at most one build of his own
+    return by_value, _small_builds(hand, hand_values, top, sets, items)
+
+
+def _packed_sets(values: Sequence[int], build_mask: int, top: int) -> list[int]:
+    """Every set of the table's items adding up to at most ``top``, with at
+    most one build in it, packed (``SIZE``, ``MASK``, ``SUM``) and sorted in
+    the order moves list their sets in; the empty set first."""
     sets = [0]
     builds_at = build_mask << MASK
     for k, x in enumerate(values):
@@ -262,11 +274,17 @@ def _small_table(
                 sets += [p + step for p in sets if p & SUM <= room and not p & builds_at]
             else:
                 sets += [p + step for p in sets if p & SUM <= room]
-    if len(sets) == 1:
-        return by_value, builds
     sets.sort()
-    # the groups of each hand value, in one pass (C6b: a build is a group only by itself)
-    by_value = {v: [] for v in hand_values if v}
+    return sets
+
+
+def _captures_by_value(
+    sets: list[int], hand_values: list[int], builds_at: int, own_bit: int
+) -> dict[int, list[int]]:
+    """The capture sets (bitmasks) of each hand value: the unions of disjoint
+    groups of that sum (C6), a build a group only by itself (C6b), the owner's
+    build in every one of his (C8)."""
+    by_value: dict[int, list[int]] = {v: [] for v in hand_values if v}
     for p in sets:
         groups = by_value.get(p & SUM)
         if groups is not None and (not p & builds_at or p < 2 * SIZE):
@@ -281,8 +299,15 @@ def _small_table(
         if own_bit:
             masks = [m for m in masks if m & own_bit]  # C8: the owner must capture his build
         by_value[v] = masks
-    if own_bit:
-        return by_value, builds  # C8: at most one build of his own
+    return by_value
+
+
+def _small_builds(
+    hand: Sequence[Card], hand_values: list[int], top: int, sets: list[int], items: Sequence[Item]
+) -> list[Move]:
+    """The builds (C8) on a small table: a card played onto a set of items
+    whose sum it lifts to the value of another card of the hand."""
+    builds: list[Move] = []
     cards_of: dict[int, tuple[Card, ...]] = {}
     for c, hv in zip(hand, hand_values, strict=True):
         if not hv or hv == top:
@@ -296,7 +321,7 @@ def _small_table(
                 if onto is None:
                     onto = cards_of[m] = _cards_of(m, items)
                 builds.append(_new(Move, ("build", c, (), (("onto", onto), ("value", hv + t)))))
-    return by_value, builds
+    return builds
 
 
 def _large_table(
