@@ -335,8 +335,8 @@ def unseen_order(c: Card) -> tuple[int, int, str, int]:
 
 
 def redeal_unseen(
-    state: DealState, seat: int, rng: random.Random, known: Sequence[Sequence[Card]] = ()
-) -> DealState:
+    state: StateT, seat: int, rng: random.Random, known: Sequence[Sequence[Card]] = ()
+) -> StateT:
     """A copy of ``state`` with what ``seat`` cannot see (its class's ``HIDDEN``
     fields: the other hands and the stock, unless a game declares more) shuffled
     together and dealt back in their sizes: imagined anew (the core's

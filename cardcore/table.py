@@ -188,31 +188,38 @@ class Table:
         decision): its implementation's function when exactly one plain
         implementation answers it, else a call through pluggy. Get it once per
         table (after the house rules are registered), not per call."""
-        return _direct(getattr(self.pm.hook, hook), argnames, self.traced)  # type: ignore[no-any-return]
+        answer: Callable[..., Any] = _direct(getattr(self.pm.hook, hook), argnames, self.traced)
+        return answer
 
     # ---- the facade: one method per hook --------------------------------
     def first_dealer(self, rng: random.Random, record: Callable[..., None]) -> int:
-        return self.hook.cardcore_first_dealer(table=self, rng=rng, record=record)  # type: ignore[no-any-return]
+        answer: int = self.hook.cardcore_first_dealer(table=self, rng=rng, record=record)
+        return answer
 
     def deal(self, match: Match, rng: random.Random, record: Callable[..., None]) -> DealState:
-        return self.hook.cardcore_deal(table=self, match=match, rng=rng, record=record)  # type: ignore[no-any-return]
+        answer: DealState = self.hook.cardcore_deal(table=self, match=match, rng=rng, record=record)
+        return answer
 
     def is_match_over(self, match: Match) -> bool:
         return bool(self.hook.cardcore_is_match_over(match=match))
 
     def match_winners(self, match: Match) -> list[int]:
-        return self.hook.cardcore_match_winners(match=match)  # type: ignore[no-any-return]
+        answer: list[int] = self.hook.cardcore_match_winners(match=match)
+        return answer
 
     def next_dealer(self, match: Match, state: DealState) -> int:
-        return self.hook.cardcore_next_dealer(match=match, state=state)  # type: ignore[no-any-return]
+        answer: int = self.hook.cardcore_next_dealer(match=match, state=state)
+        return answer
 
     def explain_illegal(self, state: DealState, move: Move) -> str | None:
-        return self.hook.cardcore_explain_illegal(state=state, move=move)  # type: ignore[no-any-return]
+        answer: str | None = self.hook.cardcore_explain_illegal(state=state, move=move)
+        return answer
 
     def named_move(self, state: DealState, move: Move, legal: Sequence[Move]) -> Move | None:
         """``move`` if it is a listed move laid with cards the game holds equal
         (``cardcore_named_move``: Canasta's suits, N8a), else None."""
-        return self.hook.cardcore_named_move(state=state, move=move, legal=legal)  # type: ignore[no-any-return]
+        answer: Move | None = self.hook.cardcore_named_move(state=state, move=move, legal=legal)
+        return answer
 
     def legal_moves(self, state: DealState) -> list[Move]:
         return self.fast_legal_moves(state)
@@ -236,21 +243,23 @@ class Table:
         self.hook.cardcore_finish_deal(state=state)
 
     def score_deal(self, state: DealState) -> list[SideScore]:
-        return self.hook.cardcore_score_deal(state=state)  # type: ignore[no-any-return]
+        answer: list[SideScore] = self.hook.cardcore_score_deal(state=state)
+        return answer
 
     def score_position(self, state: DealState) -> list[SideScore]:
         """The points each side holds in ``state`` (a deal over or not), for a
         search; ``state`` may be changed (``cardcore_score_position``)."""
         if not self.fast_is_deal_over(state):
-            held = self.hook.cardcore_score_position(state=state)
+            held: list[SideScore] | None = self.hook.cardcore_score_position(state=state)
             if held is not None:
-                return held  # type: ignore[no-any-return]
+                return held
         self.finish_deal(state)
         return self.score_deal(state)
 
     def sample_state(self, state: DealState, seat: int, rng: random.Random) -> DealState:
         """``state`` as ``seat`` may imagine it (``cardcore_sample_state``)."""
-        return self.hook.cardcore_sample_state(state=state, seat=seat, rng=rng)  # type: ignore[no-any-return]
+        answer: DealState = self.hook.cardcore_sample_state(state=state, seat=seat, rng=rng)
+        return answer
 
     def observe(self, state: DealState, seat: int | None) -> Observation:
         return self._observe(state, seat)
@@ -260,7 +269,8 @@ class Table:
         return self.observe(state, None)
 
     def move_text(self, move: Move, state: DealState | None = None) -> str:
-        return self.hook.cardcore_move_text(state=state, move=move)  # type: ignore[no-any-return]
+        answer: str = self.hook.cardcore_move_text(state=state, move=move)
+        return answer
 
     def move_json(self, move: Move, state: DealState | None = None) -> dict[str, Any]:
         return move_to_json(move, self.move_text(move, state))
@@ -277,10 +287,12 @@ class Table:
         return head
 
     def load_state(self, data: dict[str, Any]) -> DealState:
-        return self.hook.cardcore_state_from_json(table=self, data=data)  # type: ignore[no-any-return]
+        answer: DealState = self.hook.cardcore_state_from_json(table=self, data=data)
+        return answer
 
     def state_cards(self, state: DealState) -> list[Card]:
-        return self.hook.cardcore_state_cards(state=state)  # type: ignore[no-any-return]
+        answer: list[Card] = self.hook.cardcore_state_cards(state=state)
+        return answer
 
     @property
     def rules(self) -> str:

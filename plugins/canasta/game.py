@@ -409,7 +409,7 @@ SAMPLE_TRIES = 200
 def _redeal(state: CanastaState, seat: int, rng: random.Random) -> CanastaState:
     """A copy of ``state`` with the cards ``seat`` cannot see dealt anew, the
     cards known to be in a hand kept there (``cardcore_sample_state``)."""
-    sample: CanastaState = redeal_unseen(state, seat, rng, state.known)  # type: ignore[assignment]
+    sample: CanastaState = redeal_unseen(state, seat, rng, state.known)
     for i, hand in enumerate(sample.hands):
         if i != seat:
             hand.sort(key=HAND_ORDER)

@@ -412,13 +412,13 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         unseen cards are dealt again, up to ``SAMPLE_TRIES`` times; then one
         card of its value is put in each owner's hand that lacks one)."""
         owed = [(b.owner, b.value) for b in state.board if type(b) is Build and b.owner != seat]
-        sample: CarrouselState = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
+        sample: CarrouselState = redeal_unseen(state, seat, rng)
         if not owed:
             return sample
         for _try in range(SAMPLE_TRIES):
             if all(any(VALUES[c] == v for c in sample.hands[o]) for o, v in owed):
                 return sample
-            sample = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
+            sample = redeal_unseen(state, seat, rng)
         owes = dict(owed)
         for o, v in owed:  # unlikely deals: make them agree
             hand = sample.hands[o]

@@ -184,7 +184,7 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
         saw, each as likely as any other in two-player play."""
         lacks = state.lacks
         if not any(mask for s, mask in enumerate(lacks) if s != seat):
-            sample: PVState = redeal_unseen(state, seat, rng)  # type: ignore[assignment]
+            sample: PVState = redeal_unseen(state, seat, rng)
         else:
             sample = _redeal_lacking(state, seat, rng)
         sample.reading = False  # nothing imagines deals from it: its playouts skip the reading
@@ -299,7 +299,7 @@ def _redeal_lacking(state: PVState, seat: int, rng: random.Random) -> PVState:
                     at += n
             sample.stock[:] = left[at:]
             return sample
-    return redeal_unseen(state, seat, rng)  # type: ignore[return-value]
+    return redeal_unseen(state, seat, rng)
 
 
 def moves_list(texts: list[str]) -> str:
