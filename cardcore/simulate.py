@@ -206,7 +206,8 @@ class RayBackend(Backend):
 
         class _Ref:
             def result(self) -> ChunkResult:
-                return ray.get(ref)  # type: ignore[no-any-return]
+                got: ChunkResult = ray.get(ref)
+                return got
 
         return _Ref()
 

@@ -84,8 +84,8 @@ def rows_of(metrics: dict[str, Any], said: bool = False) -> Iterable[tuple[str, 
 
 
 def _sig_of(got: dict[str, Any]) -> list[bool] | dict[str, bool] | bool:
-    sig: Any = got.get("significant", False)
-    return sig  # type: ignore[no-any-return]
+    sig: list[bool] | dict[str, bool] | bool = got.get("significant", False)
+    return sig
 
 
 def variant_title(v: dict[str, Any]) -> str:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 from cardcore.decision import Decision
 from cardcore.game import Observation
 from cardcore.moves import Move
+from cardcore_plugins.paquet_voleur.state import PVState
 
 if TYPE_CHECKING:
     from cardcore.table import Table
-    from cardcore_plugins.paquet_voleur.state import PVState
 
 
 def most_taken(moves: Sequence[Move]) -> Move:
@@ -69,7 +69,9 @@ class CarefulPlayer:
         if decision is None:
             return most_taken(moves)  # nothing to count from: greedy's choice
         # any imagined deal holds the same unseen cards, only placed otherwise: it counts them
-        return self.choose_imagined(decision.sample(self.rng), moves)  # type: ignore[arg-type]
+        sample = decision.sample(self.rng)
+        assert isinstance(sample, PVState)  # Paquet voleur's table imagines its own deals
+        return self.choose_imagined(sample, moves)
 
     def choose_imagined(self, state: PVState, moves: Sequence[Move]) -> Move:
         """The move for the seat to act, counting what it has not seen in ``state``."""
