@@ -14,6 +14,7 @@ from test_canasta import load
 from cardcore.cards import card
 from cardcore.moves import Move
 from cardcore.table import Table
+from cardcore_plugins.canasta import moves as cm
 from cardcore_plugins.canasta.cards import RANK_NAMES, WILD
 from cardcore_plugins.canasta.melds import canastas_needed, count_canastas, frozen_for
 from cardcore_plugins.canasta.state import DRAW
@@ -169,3 +170,32 @@ def test_meld_down_to_one_card_without_a_canasta(registry):
         reason = t.explain_illegal(s, move)
         assert "not in your hand" not in reason
         assert "needs one canasta for your side (N11)" in reason, reason
+
+
+def test_a_twin_of_a_listed_move_is_said_legal(registry):
+    """A move the generator lists with other cards of the same classes (N8a:
+    another suit; N2: the other copy) is legal (``cardcore_named_move`` plays
+    it): the reason is the rule's own (``verify.py``), never a block that the
+    listed move does not meet. (Before the rules and their reasons were one
+    body, these were "not a legal move now", a G1 block, and the pile's shapes.)"""
+    t, s = load("n12_go_out.yaml", registry)
+    s.hands[0] = [card("5H"), card("5D", 1), card("9C")]
+    legal = t.legal_moves(s)
+    for move, text in [
+        (Move("discard", card("5D", 1)), "discard 5D"),
+        (cm.add(card("5D", 1), "5"), "add 5D to the 5 meld"),
+    ]:
+        assert move not in legal and t.named_move(s, move, legal) is not None
+        assert t.explain_illegal(s, move) == f"that move is legal: {text} (either copy of a card, N2, N8a)"
+    t, s = load(
+        "n9_frozen.yaml",
+        registry,
+        hands={0: ["5H", "5S", "5C", "JOKER", "9C"], 1: ["4C"], 2: ["4D"], 3: ["4H"]},
+    )
+    take = cm.take_pile(tuple(s.discard), (card("5C"), card("5S")))
+    legal = t.legal_moves(s)
+    assert take not in legal and t.named_move(s, take, legal) is not None
+    assert t.explain_illegal(s, take).startswith("that move is legal: take the pile (4 cards) with 5C 5S")
+    # a twin the rules refuse keeps its reason: the pile is frozen, a natural and a wild card will not do
+    wild = cm.take_pile(tuple(s.discard), (card("5C"), card("JOKER")))
+    assert "the pile is frozen for your side" in t.explain_illegal(s, wild)

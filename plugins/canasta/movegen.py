@@ -139,15 +139,21 @@ def exhausted_takes(state: CanastaState) -> list[Move]:
     return []
 
 
+def turn_for(state: CanastaState, may_go_out: bool, minimum: int) -> Turn:
+    """What decides whether ``state.to_act`` can still end his turn (G1): the
+    canastas his side needs (N11), ``minimum`` (0 once it has melded, N10),
+    ``may_go_out`` (N12), whether he must go out (N12, N12c), N13a."""
+    must = must_go_out(state, state.team_at[state.to_act])
+    return _new(Turn, (canastas_needed(state), minimum, may_go_out, must, state.last_red_three))
+
+
 def legal_moves(state: CanastaState, may_go_out: bool, minimum: int) -> list[Move]:
     """Every legal move of ``state.to_act``; ``minimum`` is his side's initial
     minimum (0 once it has melded), ``may_go_out`` the ``canasta_may_go_out``
     answer."""
     if state.phase == ANSWER:
         return [moves.answer(True), moves.answer(False)]
-    team = state.team_at[state.to_act]
-    must = must_go_out(state, team)
-    t = _new(Turn, (canastas_needed(state), minimum, may_go_out, must, state.last_red_three))
+    t = turn_for(state, may_go_out, minimum)
     if state.phase == DRAW:
         if not state.stock:
             return [m for m in exhausted_takes(state) if take_finishes(state, m, t)]  # N13, N13b
@@ -207,65 +213,124 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
     against it in ``tests/test_canasta_movegen.py``): the initial minimum of a
     staged meld or add on counts (``finish.stage_after``), and going out, which
     a meld or add allows only if the position before it did (``out_now``,
-    asked once), and allows then if it lays natural cards only."""
+    asked once), and allows then if it lays natural cards only. What is left
+    is the slow path, the solver asked after the move (:func:`lay_finishes`,
+    which ``verify.py`` asks too)."""
     hand = state.hands[state.to_act]
     melds = state.melds[state.team_at[state.to_act]]
     staged = state.staged
     pending = state.phase == PILE or bool(staged)
     staging = pending or not melds  # melds of a side that has not melded are staged (N10)
-    initial = not melds  # every meld and add is staged: N10a on counts (finish.stage_after)
     by_class, wild_kinds, kinds = hand_classes(hand)
     counts = {r: len(cs) for r, cs in by_class.items()}
-    n = len(hand)
     cands = meld_candidates(state, melds, staging, t.may_out, by_class, wild_kinds, kinds)
 
     out: list[Move] = []
     ssh = shape(staged) if staging else {}  # the staged melds' shape
-    sh: Shape | None = ssh if staging else None  # the melds' shape (the side's: when needed)
     base = meld_points(staged) if staged else 0
     held = tally(state.pile_held) if state.pile_held else {}
+    sh: Shape | None = ssh if staging else None  # the melds' shape (the side's: when needed)
+    out_now: bool | None  # could he go out from here, if allowed (N12)? (None: not asked yet)
+    if not melds:  # every meld and add is staged: N10a on counts (finish.stage_after)
+        out_now = _initial_lays(out, cands, ssh, staged, base, counts, held, len(hand), t)
+    else:
+        sh, out_now = _lays(out, cands, melds, sh, staging, base, counts, held, len(hand), t)
+
+    if pending:
+        if staged and base >= t.minimum and _commit_finishes(ssh, counts, held, t):
+            out.append(COMMIT)
+        if staged and not t.must_out:
+            out.append(WITHDRAW)  # a convenience: no legal path needs it (G1)
+    elif t.last_red:
+        # N13a: may meld, may not discard; the deal ends. N13c: not once he must
+        # go out (black threes down, N12c; the partner's yes, N12)
+        if not t.must_out:
+            out.append(STOP)
+    else:
+        out += discards(hand, t, melds, kinds)
+    # N12a: "May I go out?" once, before laying any card but the pile's meld,
+    # when he can go out, and when a "no" would still leave him a way to end
+    # his turn (G1); in the last red three's turn too (N13c)
+    asks = len(state.hands) == 4 and state.asked is None and not state.laid
+    if asks and _may_ask(out_now, sh, melds, staged, staging, base, counts, held, pending, t):
+        out.append(ASK)
+    return out  # never empty in play (G1); a hand-made dead end lists nothing
+
+
+def _initial_lays(
+    out: list[Move],
+    cands: list[Candidate],
+    ssh: Shape,
+    staged: dict[int, list[Card]],
+    base: int,
+    counts: Tally,
+    held: Tally,
+    n: int,
+    t: Turn,
+) -> bool | None:
+    """The melds and adds of a side that has not melded (staged, N10) put in
+    ``out`` when the turn can still end after them (G1): the initial minimum
+    reached on counts, or going out. Returns ``out_now``, if it was asked."""
     parts: StageParts | None = None
     budget = jokers = twos = 0
     reach = free = False
-    out_now: bool | None = None  # could he go out from here, if allowed (N12)?
+    out_now: bool | None = None
     for move, used, r, points in cands:
-        if initial:
-            got = base + points
-            if r != BLACK_THREE and not t.must_out:  # black threes bind him to go out (N12c)
-                # N10a: lay down the minimum, then discard (or stop) with a card left
-                if parts is None:
-                    parts = stage_parts(ssh, counts)
-                    budget = n + cards_in(held) - (1 if t.last_red else 2)
-                    jokers, twos = counts.get(JOKER, 0), counts.get(TWO, 0)
-                    total, laid = stage_total(parts, jokers, twos)  # before any meld or add
-                    reach = base + total >= t.minimum  # no meld or add makes it more
-                    free = laid <= budget  # the card limit does not bind
-                left = budget - len(used)
-                if reach and left >= 0:
-                    wild = used[-1].rank if WILD[used[-1]] else None  # a wild card comes last
-                    if wild is None and free:
-                        out.append(move)  # natural cards the best staging lays anyway: the same total
-                        continue
-                    wilds = wild is not None
-                    gain = 0
-                    if left:
-                        grown_parts = stage_after(parts, ssh, counts, r, len(used) - wilds, wilds)
-                        left_j, left_t = jokers - (wild == JOKER), twos - (wild == TWO)
-                        gain, cards = stage_total(grown_parts, left_j, left_t)
-                        if cards > left:  # the card limit binds: the exact search
-                            grown, after = _grown(ssh, counts, used, r)
-                            gain = best_stage(grown, after, left)
-                    if got + gain >= t.minimum:
-                        out.append(move)
-                        continue
-            # or go out in this turn
-            if out_now is None:
-                out_now = _out_now(ssh, staged, base, counts, held, t)
-            if out_now and t.may_out:
-                grown, after = _grown(ssh, counts, used, r)
-                if staged_go_out(grown, got, after, held, t):
+        got = base + points
+        if r != BLACK_THREE and not t.must_out:  # black threes bind him to go out (N12c)
+            # N10a: lay down the minimum, then discard (or stop) with a card left
+            if parts is None:
+                parts = stage_parts(ssh, counts)
+                budget = n + cards_in(held) - (1 if t.last_red else 2)
+                jokers, twos = counts.get(JOKER, 0), counts.get(TWO, 0)
+                total, laid = stage_total(parts, jokers, twos)  # before any meld or add
+                reach = base + total >= t.minimum  # no meld or add makes it more
+                free = laid <= budget  # the card limit does not bind
+            left = budget - len(used)
+            if reach and left >= 0:
+                wild = used[-1].rank if WILD[used[-1]] else None  # a wild card comes last
+                if wild is None and free:
+                    out.append(move)  # natural cards the best staging lays anyway: the same total
+                    continue
+                wilds = wild is not None
+                gain = 0
+                if left:
+                    grown_parts = stage_after(parts, ssh, counts, r, len(used) - wilds, wilds)
+                    left_j, left_t = jokers - (wild == JOKER), twos - (wild == TWO)
+                    gain, cards = stage_total(grown_parts, left_j, left_t)
+                    if cards > left:  # the card limit binds: the exact search
+                        grown, after = _grown(ssh, counts, used, r)
+                        gain = best_stage(grown, after, left)
+                if got + gain >= t.minimum:
                     out.append(move)
-            continue
+                    continue
+        # or go out in this turn
+        if out_now is None:
+            out_now = _out_now(ssh, staged, base, counts, held, t)
+        if out_now and t.may_out:
+            grown, after = _grown(ssh, counts, used, r)
+            if staged_go_out(grown, got, after, held, t):
+                out.append(move)
+    return out_now
+
+
+def _lays(
+    out: list[Move],
+    cands: list[Candidate],
+    melds: dict[int, list[Card]],
+    sh: Shape | None,
+    staging: bool,
+    base: int,
+    counts: Tally,
+    held: Tally,
+    n: int,
+    t: Turn,
+) -> tuple[Shape | None, bool | None]:
+    """The melds and adds of a side that has melded put in ``out`` when the
+    turn can still end after them (G1). Returns the melds' shape and
+    ``out_now``, if they were needed."""
+    out_now: bool | None = None
+    for move, used, r, points in cands:
         # Turn(...) rather than t._replace(...): a Python-level call 5 times dearer
         tm = Turn(t.need, t.minimum, t.may_out, True, t.last_red) if r == BLACK_THREE else t
         if not staging and not tm.must_out and not t.last_red:
@@ -289,40 +354,89 @@ def play_moves(state: CanastaState, t: Turn) -> list[Move]:
             if out_now and t.may_out:
                 out.append(move)
             continue
-        grown, after = _grown(sh, counts, used, r)
         got = base + points if staging else 0
-        if can_finish(grown, got, after, held, staging, tm):
+        if _lay_finishes(sh, counts, used, r, got, held, staging, tm):  # the slow path
             out.append(move)
+    return sh, out_now
 
-    if pending:
-        if staged and base >= t.minimum:
-            after = dict(counts)
-            for r, k in held.items():
-                after[r] = after.get(r, 0) + k
-            if can_finish(ssh, 0, after, {}, False, Turn(t.need, 0, t.may_out, t.must_out, t.last_red)):
-                out.append(COMMIT)
-        if staged and not t.must_out:
-            out.append(WITHDRAW)  # a convenience: no legal path needs it (G1)
-    elif t.last_red:
-        # N13a: may meld, may not discard; the deal ends. N13c: not once he must
-        # go out (black threes down, N12c; the partner's yes, N12)
-        if not t.must_out:
-            out.append(STOP)
-    else:
-        out += discards(hand, t, melds, kinds)
-    # N12a: "May I go out?" once, before laying any card but the pile's meld,
-    # when he can go out, and when a "no" would still leave him a way to end
-    # his turn (G1); in the last red three's turn too (N13c)
-    if len(state.hands) == 4 and state.asked is None and not state.laid:
-        if out_now is None:
-            out_now = _out_now(sh, staged if staging else melds, base if staging else 0, counts, held, t)
-        if out_now:
-            if sh is None:
-                sh = shape(melds)
-            refused = _new(Turn, (t.need, t.minimum, False, False, t.last_red))
-            if can_finish(sh, base, counts, held, pending, refused):
-                out.append(ASK)
-    return out  # never empty in play (G1); a hand-made dead end lists nothing
+
+def _lay_finishes(
+    sh: Shape, counts: Tally, used: tuple[Card, ...], r: int, got: int, held: Tally, staging: bool, t: Turn
+) -> bool:
+    """G1 after a meld or add of ``used`` on rank ``r``: the solver asked
+    (``sh``, ``counts``: the melds and the hand before it; ``got``: the staged
+    melds' points after it, while ``staging``)."""
+    grown, after = _grown(sh, counts, used, r)
+    return can_finish(grown, got, after, held, staging, t)
+
+
+def lay_finishes(state: CanastaState, used: tuple[Card, ...], r: int, t: Turn) -> bool:
+    """G1 for a meld or add of ``used`` (cards of ``state.to_act``'s hand) on
+    rank ``r``, by the solver from the position: the rule that
+    :func:`play_moves` takes its shortcuts past (and asks on its slow path),
+    and that ``verify.py`` asks."""
+    seat = state.to_act
+    melds = state.melds[state.team_at[seat]]
+    staged = state.staged
+    staging = state.phase == PILE or bool(staged) or not melds
+    tm = Turn(t.need, t.minimum, t.may_out, True, t.last_red) if r == BLACK_THREE else t
+    got = meld_points(staged) + sum(VALUES[u] for u in used) if staging else 0
+    sh = shape(staged) if staging else shape(melds)
+    counts = tally(state.hands[seat])
+    return _lay_finishes(sh, counts, used, r, got, tally(state.pile_held), staging, tm)
+
+
+def _commit_finishes(ssh: Shape, counts: Tally, held: Tally, t: Turn) -> bool:
+    """G1 for laying down the staged initial meld (shape ``ssh``; its minimum
+    reached, N10): the rest of the pile comes to hand, then he can end his turn."""
+    after = dict(counts)
+    for r, k in held.items():
+        after[r] = after.get(r, 0) + k
+    return can_finish(ssh, 0, after, {}, False, Turn(t.need, 0, t.may_out, t.must_out, t.last_red))
+
+
+def commit_finishes(state: CanastaState, t: Turn) -> bool:
+    """:func:`_commit_finishes` from the position (``verify.py``)."""
+    counts = tally(state.hands[state.to_act])
+    return _commit_finishes(shape(state.staged), counts, tally(state.pile_held), t)
+
+
+def _may_ask(
+    out_now: bool | None,
+    sh: Shape | None,
+    melds: dict[int, list[Card]],
+    staged: dict[int, list[Card]],
+    staging: bool,
+    base: int,
+    counts: Tally,
+    held: Tally,
+    pending: bool,
+    t: Turn,
+) -> bool:
+    """N12a, G1: whether he may ask "May I go out?" (4 players, not asked yet,
+    nothing laid but the pile's meld): he can go out (``out_now``, if asked
+    already), and after a "no" he could still end his turn."""
+    if out_now is None:
+        out_now = _out_now(sh, staged if staging else melds, base if staging else 0, counts, held, t)
+    if not out_now:
+        return False
+    if sh is None:
+        sh = shape(melds)
+    refused = _new(Turn, (t.need, t.minimum, False, False, t.last_red))
+    return can_finish(sh, base, counts, held, pending, refused)
+
+
+def ask_finishes(state: CanastaState, t: Turn) -> bool:
+    """:func:`_may_ask` from the position (``verify.py``): the other
+    conditions of N12a (4 players, not asked, nothing laid) apart."""
+    melds = state.melds[state.team_at[state.to_act]]
+    staged = state.staged
+    pending = state.phase == PILE or bool(staged)
+    staging = pending or not melds
+    sh = shape(staged) if staging else shape(melds)
+    counts = tally(state.hands[state.to_act])
+    held = tally(state.pile_held)
+    return _may_ask(None, sh, melds, staged, staging, meld_points(staged), counts, held, pending, t)
 
 
 def _out_now(
@@ -415,10 +529,16 @@ def discards(hand: list[Card], t: Turn, melds: dict[int, list[Card]], kinds: dic
     going out once he must. ``kinds``: the first card of each rank in hand
     order (:func:`hand_classes`), one move each (N8a)."""
     if len(hand) == 1:
-        return [DISCARDS[hand[0]]] if t.may_out and count_canastas(melds) >= t.need else []
+        return [DISCARDS[hand[0]]] if may_discard_last(melds, t) else []
     if t.must_out:
         return []
     return [DISCARDS[c] for c in kinds.values()]
+
+
+def may_discard_last(melds: dict[int, list[Card]], t: Turn) -> bool:
+    """N12: the last card is discarded only going out, the side's ``melds``
+    holding the canastas it needs (N11)."""
+    return t.may_out and count_canastas(melds) >= t.need
 
 
 def _class(c: Card) -> int:

@@ -2,7 +2,9 @@
 its module: ``melds.py`` (canastas needed, minimum, frozen pile),
 ``finish.py`` (whether a turn can still end, G1, and whether a hand can go
 out, on card counts), ``movegen.py`` (legal moves), ``turn.py`` (what a move
-does, the turn's bookkeeping), ``explain.py`` (why a move is illegal)."""
+does, the turn's bookkeeping), ``verify.py`` (each move kind's rule with its
+reason: why a move is illegal, or None), ``explain.py`` (that reason, for the
+hook)."""
 
 from __future__ import annotations
 
