@@ -19,7 +19,7 @@ import pytest
 from cardcore.cards import Card
 from cardcore.moves import Move
 from cardcore.plugins import Registry
-from cardcore.position import position_from_data
+from cardcore.position_file import position_from_data
 from cardcore.table import Table
 from cardcore_plugins.canasta import moves as cm
 from cardcore_plugins.canasta import verify as verify_module
