@@ -117,97 +117,29 @@ def apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
 def _apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
     seat = state.to_act
     hand = state.hands[seat]
-    team = state.team_at[seat]
     kind = m.kind
     if kind == "draw":
         draw_cards(state, seat, 1 if len(state.hands) == 4 else 2)  # N5
         state.phase = PLAY
     elif kind == "take_pile":
-        top = state.discard[-1]
-        used = list(m.get("cards"))
-        for c in used:
-            hand.remove(c)
-        r = top.rank
-        rest = state.discard[:-1]
-        state.discard = []
-        state.melded_now = True
-        if r in state.melds[team]:
-            state.melds[team][r].extend([top, *used])
-            state.touched = state.touched or r not in state.new_ranks
-            state.phase = PLAY
-            _pile_taken(state, rest, partnership_on_pile)
-        elif state.melds[team]:
-            state.melds[team][r] = [top, *used]
-            state.new_ranks.add(r)
-            state.phase = PLAY
-            _pile_taken(state, rest, partnership_on_pile)
-        else:  # N10: the initial meld is staged until it reaches the minimum
-            state.staged[r] = [top, *used]
-            state.pile_held = rest
-            state.phase = PILE
+        _take_pile(state, m, hand, partnership_on_pile)
     elif kind == "meld":
-        cards = list(m.get("cards"))
-        for c in cards:
-            hand.remove(c)
-        r = RANK_NUMBER[m.get("rank")]
-        if state.phase == PILE or not state.melds[team]:
-            state.staged[r] = cards
-        else:
-            state.melds[team][r] = cards
-            state.new_ranks.add(r)
-        state.melded_now = True
-        state.laid = True
+        _meld(state, m, hand)
     elif kind == "add":
-        card = m.card
-        assert card is not None
-        hand.remove(card)
-        r = RANK_NUMBER[m.get("rank")]
-        if r in state.staged:
-            state.staged[r].append(card)
-        else:
-            state.melds[team][r].append(card)
-            if r not in state.new_ranks:
-                state.touched = True
-        state.melded_now = True
-        state.laid = True
+        _add(state, m, hand)
     elif kind == "commit":
-        for r, cards in state.staged.items():
-            state.melds[team].setdefault(r, []).extend(cards)
-            state.new_ranks.add(r)
-        state.staged = {}
-        if state.phase == PILE:
-            held, state.pile_held = state.pile_held, []
-            state.phase = PLAY
-            _pile_taken(state, held, partnership_on_pile)
+        _commit(state, partnership_on_pile)
     elif kind == "withdraw":
-        staged = list(state.staged.values())
-        state.staged = {}
-        state.melded_now = False
-        if state.phase == PILE:
-            # the pile's top card begins the first staged meld: it goes back on the pile
-            top = staged[0][0]
-            hand.extend(staged[0][1:])
-            for cards in staged[1:]:
-                hand.extend(cards)
-            state.discard = [*state.pile_held, top]
-            state.pile_held = []
-            state.phase = DRAW
-            state.withdrew = "pile"
-        else:
-            for cards in staged:
-                hand.extend(cards)
-            state.withdrew = "play"
-        state.known[seat].extend(c for cards in staged for c in cards if c in hand)  # seen, taken back
-        hand.sort(key=HAND_ORDER)
+        _withdraw(state, seat, hand)
     elif kind == "ask_go_out":
         state.asked = "pending"
         state.phase = ANSWER
-        state.to_act = partner_of(state, seat)  # type: ignore[assignment]
+        state.to_act = _partner(state, seat)
         return
     elif kind == "answer":
         state.asked = "yes" if m.get("yes") else "no"
         state.phase = PILE if state.staged else PLAY  # asked in the pile phase: back to it (N12a)
-        state.to_act = partner_of(state, seat)  # type: ignore[assignment]
+        state.to_act = _partner(state, seat)
         return
     elif kind == "discard":
         card = m.card
@@ -222,6 +154,111 @@ def _apply(state: CanastaState, m: Move, partnership_on_pile: bool) -> None:
         return
     if kind == "discard":
         end_turn(state)
+
+
+def _partner(state: CanastaState, seat: int) -> int:
+    """The partner who answers "May I go out?" (N12: only with partners)."""
+    partner = partner_of(state, seat)
+    assert partner is not None
+    return partner
+
+
+def _take_pile(state: CanastaState, m: Move, hand: list[Card], partnership_on_pile: bool) -> None:
+    """N9: the pile's top card and the hand's cards that go with it; onto the
+    side's meld of that rank, a new meld, or (N10) a staged initial meld."""
+    team = state.team_at[state.to_act]
+    top = state.discard[-1]
+    used = list(m.get("cards"))
+    for c in used:
+        hand.remove(c)
+    r = top.rank
+    rest = state.discard[:-1]
+    state.discard = []
+    state.melded_now = True
+    if r in state.melds[team]:
+        state.melds[team][r].extend([top, *used])
+        state.touched = state.touched or r not in state.new_ranks
+        state.phase = PLAY
+        _pile_taken(state, rest, partnership_on_pile)
+    elif state.melds[team]:
+        state.melds[team][r] = [top, *used]
+        state.new_ranks.add(r)
+        state.phase = PLAY
+        _pile_taken(state, rest, partnership_on_pile)
+    else:  # N10: the initial meld is staged until it reaches the minimum
+        state.staged[r] = [top, *used]
+        state.pile_held = rest
+        state.phase = PILE
+
+
+def _meld(state: CanastaState, m: Move, hand: list[Card]) -> None:
+    """A new meld from the hand: staged while the initial meld is short (N10)."""
+    team = state.team_at[state.to_act]
+    cards = list(m.get("cards"))
+    for c in cards:
+        hand.remove(c)
+    r = RANK_NUMBER[m.get("rank")]
+    if state.phase == PILE or not state.melds[team]:
+        state.staged[r] = cards
+    else:
+        state.melds[team][r] = cards
+        state.new_ranks.add(r)
+    state.melded_now = True
+    state.laid = True
+
+
+def _add(state: CanastaState, m: Move, hand: list[Card]) -> None:
+    """A card added to a staged meld or to one of the side's melds."""
+    team = state.team_at[state.to_act]
+    card = m.card
+    assert card is not None
+    hand.remove(card)
+    r = RANK_NUMBER[m.get("rank")]
+    if r in state.staged:
+        state.staged[r].append(card)
+    else:
+        state.melds[team][r].append(card)
+        if r not in state.new_ranks:
+            state.touched = True
+    state.melded_now = True
+    state.laid = True
+
+
+def _commit(state: CanastaState, partnership_on_pile: bool) -> None:
+    """The staged initial meld goes down (N10); the pile held with it is taken."""
+    team = state.team_at[state.to_act]
+    for r, cards in state.staged.items():
+        state.melds[team].setdefault(r, []).extend(cards)
+        state.new_ranks.add(r)
+    state.staged = {}
+    if state.phase == PILE:
+        held, state.pile_held = state.pile_held, []
+        state.phase = PLAY
+        _pile_taken(state, held, partnership_on_pile)
+
+
+def _withdraw(state: CanastaState, seat: int, hand: list[Card]) -> None:
+    """The staged cards back to the hand (N10), the pile's top card back on
+    the pile; the cards everyone saw are known to be in the hand."""
+    staged = list(state.staged.values())
+    state.staged = {}
+    state.melded_now = False
+    if state.phase == PILE:
+        # the pile's top card begins the first staged meld: it goes back on the pile
+        top = staged[0][0]
+        hand.extend(staged[0][1:])
+        for cards in staged[1:]:
+            hand.extend(cards)
+        state.discard = [*state.pile_held, top]
+        state.pile_held = []
+        state.phase = DRAW
+        state.withdrew = "pile"
+    else:
+        for cards in staged:
+            hand.extend(cards)
+        state.withdrew = "play"
+    state.known[seat].extend(c for cards in staged for c in cards if c in hand)  # seen, taken back
+    hand.sort(key=HAND_ORDER)
 
 
 def _go_out(state: CanastaState, seat: int) -> None:
