@@ -175,8 +175,7 @@ def match_status(match: Match, deal: int | None = None) -> str:
     names = table.names
     side = [" & ".join(names[s] for s in seats) for seats in table.sides]
     score = ", ".join(f"{side[i]} {p}" for i, p in enumerate(match.scores))
-    said = getattr(table.plugin, "goal", None)
-    goal = said() if callable(said) else ""  # not table.goal(): it makes the Text a plain str
+    goal = table.plugin.goal()
     number = deal if deal is not None else len(match.deals) + 1
     if goal:
         return T("deal {number} · score {score} · {goal}", number=number, score=score, goal=goal)

@@ -62,7 +62,7 @@ class GameSpec:
     max_players: int
     default_players: int
     options_model: type[BaseModel]
-    plugin: Callable[[Table], object]
+    plugin: Callable[[Table], GamePlugin[Any, Any]]  # a GamePlugin subclass (checked by Table)
     sides: Callable[[int, Any], tuple[tuple[int, ...], ...]]
     summary: str = ""
     rules_page: Callable[..., str] = lambda lang=None: ""

@@ -160,7 +160,7 @@ class IsmctsPlayer:
             raise TableError(
                 f"ismcts: explore={explore!r} is a share (0 to 1) of a rollout bot's moves (rollout=greedy)"
             )
-        self.follows: frozenset[str] = frozenset(getattr(table.plugin, "search_follows", ()) if macro else ())
+        self.follows: frozenset[str] = table.plugin.search_follows if macro else frozenset()
         self.others = bool(others)
         self.plain = bool(plain)
         if (self.puct or macro or self.others) and self.prior is None:

@@ -72,7 +72,7 @@ def level_spec(table: Table, level: str) -> str:
         raise TableError(
             T("unknown level {level!r}; levels: {levels}", level=level, levels=", ".join(LEVELS))
         )
-    named: Mapping[str, Any] = getattr(table.plugin, "levels", None) or {}
+    named: Mapping[str, Any] = table.plugin.levels
     spec: Any = named.get(level, DEFAULT_LEVELS[level])
     if isinstance(spec, Mapping):
         if table.players not in spec:

@@ -245,7 +245,7 @@ class _Followers:
         self.readers = [lst for lst in listeners if type(lst).move is not Listener.move]
         self.wanted = bool(self.readers or self.watchers)
         self.views = any(lst.wants_views for lst in self.readers)
-        self.events_of = getattr(table.plugin, "events", None)
+        self.events_of = table.plugin.events
         self.view = table.spectate(state) if self.views else None  # the spectators' view now
 
     def step(

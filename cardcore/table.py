@@ -14,8 +14,8 @@ import pluggy
 from pydantic import BaseModel, ValidationError
 
 from cardcore.cards import Card
-from cardcore.errors import IllegalMoveError, TableError, joined, message, pydantic_problems
-from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
+from cardcore.errors import IllegalMoveError, PluginError, TableError, joined, message, pydantic_problems
+from cardcore.game import DealState, GamePlugin, GameSpec, HouseRuleSpec, Observation, SideScore
 from cardcore.hookspecs import PROJECT, REQUIRED_HOOKS, STATE_HOOKS, TableSpec
 from cardcore.i18n import T, Text, Tn
 from cardcore.moves import Move, move_to_json
@@ -103,7 +103,15 @@ class Table:
         for spec in game.hookspecs:
             pm.add_hookspecs(spec)
         pm.register(defaults, name="cardcore.defaults")
-        self.plugin = game.plugin(self)  # the game's answers to the hooks
+        self.plugin: GamePlugin[Any, Any] = game.plugin(self)  # the game's answers to the hooks
+        if not isinstance(self.plugin, GamePlugin):
+            raise PluginError(
+                T(
+                    "game {game}: its plugin is no GamePlugin (cardcore.game): {kind}",
+                    game=game.name,
+                    kind=type(self.plugin).__name__,
+                )
+            )
         pm.register(self.plugin, name=game.name)
         for hr in self.house_rules:
             pm.register(hr.plugin, name=hr.name)
@@ -170,8 +178,7 @@ class Table:
 
     def goal(self) -> str:
         """What wins a match of this table, in words (the game's ``goal()``)."""
-        goal = getattr(self.plugin, "goal", None)
-        return goal() if callable(goal) else ""  # a Text: said in each reader's language
+        return self.plugin.goal()  # a Text: said in each reader's language
 
     def describe(self) -> dict[str, Any]:
         """The table's config as JSON data (first line of a game log)."""

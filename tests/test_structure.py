@@ -34,3 +34,27 @@ def test_the_kinds_are_there_when_a_seat_is_made(registry):
         table.player_kinds
     )
     assert table.player_kinds is table.player_kinds  # built once
+
+
+def test_a_game_plugin_is_a_game_plugin(registry):
+    """``Table.plugin`` is a ``GamePlugin`` (checked when the table is built),
+    so the core reads its attributes as attributes, with the defaults the
+    base class declares."""
+    import dataclasses
+
+    import pytest
+
+    from cardcore.errors import PluginError
+    from cardcore.game import GamePlugin
+    from cardcore.table import Table
+
+    table = Table(registry.game("carrousel"), 2)
+    assert isinstance(table.plugin, GamePlugin) and table.plugin.hint_level == "expert"
+
+    class NotAGamePlugin:
+        def __init__(self, table):
+            self.table = table
+
+    odd = dataclasses.replace(registry.game("carrousel"), plugin=NotAGamePlugin)
+    with pytest.raises(PluginError, match="its plugin is no GamePlugin"):
+        Table(odd, 2)

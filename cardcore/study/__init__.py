@@ -481,9 +481,7 @@ def run(
     if out_dir is not None and report:
         from cardcore.study.report import write_report
 
-        write_report(
-            out_dir, result, shape, main, greedy, search, getattr(base_table.plugin, "domain", "cardcore")
-        )
+        write_report(out_dir, result, shape, main, greedy, search, base_table.plugin.domain)
     return result
 
 
