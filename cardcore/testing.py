@@ -677,7 +677,7 @@ class _Twins(_Checks):
     def before_move(self, match: Match, state: DealState, moves: list[Move], move: Move) -> None:
         if self.step % self.every:
             return
-        table, seat = self.table, state.turn
+        table, seat = self.table, state.to_act  # who decides now (a partner answering, in Canasta)
         where = f"{self.at} seat {seat}"
         view = table.observe(state, seat).to_json()
         public = _public_dump(table.dump_state(state))
