@@ -682,8 +682,8 @@ def play(
 
     render.SYMBOLS[0] = not ascii_cards
     if resume_last:
-        from cardcore.autosave import newest, state_dir
         from cardcore.errors import CardcoreError
+        from cardcore.terminal.autosave import newest, state_dir
 
         if resume_path is not None:
             raise CardcoreError(T("give either --resume FILE or --last, not both"))
@@ -843,11 +843,12 @@ def _run_play(
 ) -> None:
     """How ``cardcore play`` runs: the players, the printer and the log, the
     person's save (``s``) and undo, then the match to its end or a stop."""
-    from cardcore.autosave import Journal, autosave_path
     from cardcore.log import GameLog
-    from cardcore.players import HumanPlayer, QuitGame, Undoable
-    from cardcore.printer import Printer
+    from cardcore.players import QuitGame, Undoable
     from cardcore.runner import Listener, continue_match, make_players, play_match
+    from cardcore.terminal.autosave import Journal, autosave_path
+    from cardcore.terminal.human import HumanPlayer
+    from cardcore.terminal.printer import Printer
 
     log_path, resume_path = where.log_path, where.resume_path
     player_objs = make_players(table, kinds, seed)
@@ -1757,7 +1758,7 @@ def score(scenario: Path, as_json: bool) -> None:
 def replay_cmd(file: Path, check: bool, step: bool) -> None:
     """Re-run a game log, checking every deal, move and score against it."""
     from cardcore.log import replay
-    from cardcore.printer import Printer, StepPrinter, StopReplay
+    from cardcore.terminal.printer import Printer, StepPrinter, StopReplay
 
     reg = registry()
     if check and step:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from cardcore.ismcts import IsmctsPlayer
 from cardcore.levels import LEVELS, factory
-from cardcore.players import HumanPlayer, PlayerFactory, RandomPlayer
+from cardcore.players import PlayerFactory, RandomPlayer
+from cardcore.terminal.human import HumanPlayer
 
 if TYPE_CHECKING:
     from cardcore.table import Table
