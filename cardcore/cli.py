@@ -14,7 +14,6 @@ The engine is imported only by the commands that need it, so that
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import sys
 from typing import Any
@@ -24,36 +23,10 @@ import click
 from cardcore import i18n
 from cardcore.commands import register_builtin
 from cardcore.commands.base import Env, GameCommand, TranslatedHelp, lang_option
-from cardcore.i18n import N_, _
+from cardcore.i18n import _
 from cardcore.text import describe, one_line
 
 DEBUG_ENV = "CARDCORE_DEBUG"
-
-
-CLICK_UNMARKED = (N_("required"),)  # click says these through its `_` without marking them
-
-
-def install_click_words() -> None:
-    """click's own words (``Usage:``, ``No such option``, its errors) through the
-    ``click`` catalog: each click module's ``_``/``ngettext`` made ours."""
-
-    def said(message: str) -> str:
-        got = i18n.gettext(message, "click")
-        return got if got != message else i18n.gettext(message)  # the words click leaves unmarked
-
-    def said_n(singular: str, plural: str, n: int) -> str:
-        return i18n.ngettext(singular, plural, n, "click")
-
-    for name in ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils"):
-        with contextlib.suppress(ImportError):
-            module = importlib.import_module(f"click.{name}")
-            if hasattr(module, "_"):
-                module._ = said  # type: ignore[attr-defined]
-            if hasattr(module, "ngettext"):
-                module.ngettext = said_n  # type: ignore[attr-defined]
-
-
-install_click_words()
 
 
 class CardcoreGroup(TranslatedHelp, click.Group):

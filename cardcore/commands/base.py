@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
@@ -19,12 +20,39 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 import click
 
 from cardcore import i18n
-from cardcore.i18n import T, _, _n
+from cardcore.i18n import N_, T, _, _n
 from cardcore.text import one_line
 
 if TYPE_CHECKING:
     from cardcore.plugins import Registry
     from cardcore.table import Table
+
+# before any command is made: click's words (a click.Path's name …) are said through our catalogs
+CLICK_UNMARKED = (N_("required"),)  # click says these through its `_` without marking them
+
+
+def install_click_words() -> None:
+    """click's own words (``Usage:``, ``No such option``, its errors) through the
+    ``click`` catalog: each click module's ``_``/``ngettext`` made ours."""
+
+    def said(message: str) -> str:
+        got = i18n.gettext(message, "click")
+        return got if got != message else i18n.gettext(message)  # the words click leaves unmarked
+
+    def said_n(singular: str, plural: str, n: int) -> str:
+        return i18n.ngettext(singular, plural, n, "click")
+
+    for name in ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils"):
+        with contextlib.suppress(ImportError):
+            module = importlib.import_module(f"click.{name}")
+            if hasattr(module, "_"):
+                module._ = said  # type: ignore[attr-defined]
+            if hasattr(module, "ngettext"):
+                module.ngettext = said_n  # type: ignore[attr-defined]
+
+
+install_click_words()
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONFIG = "games.yaml"
