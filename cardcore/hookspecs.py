@@ -3,7 +3,9 @@
 Two plugin managers use these specs (see ``cardcore.plugins``):
 
 * the **discovery** manager loads the entry-point groups ``cardcore.games`` and
-  ``cardcore.house_rules`` and calls the ``register`` hooks below;
+  ``cardcore.house_rules`` and calls the ``register`` hooks below (the
+  ``cardcore`` command builds one for the group ``cardcore.commands``, whose
+  plugins add commands: ``cardcore_register_commands``);
 * one **table** manager per table, built from the table's config: the core's
   defaults, then the game's plugin, then the house rules in the order listed.
   pluggy calls the last registered first, so a later house rule wraps the
@@ -33,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    import click
+
     from cardcore.cards import Card
     from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
     from cardcore.match import Match
@@ -80,6 +84,24 @@ class DiscoverySpec:
 
         Called once by ``cardcore.plugins.discover()`` on every plugin of the
         ``cardcore.house_rules`` entry-point group.
+        """
+
+    @hookspec
+    def cardcore_register_commands(self, cli: click.Group) -> None:
+        """Add commands to the ``cardcore`` command: ``@cli.command()`` (or
+        ``cli.add_command(command)``), as the built-in ones are added
+        (``cardcore.commands``). A command made by ``@cli.command()`` has the
+        built-in ones' class: its ``--help`` goes through the catalogs, a
+        ``CardcoreError`` it raises under ``cardcore.commands.base.friendly``
+        is one line and exit code 2.
+
+        Called once per process by the ``cardcore`` group
+        (``cardcore.commands.plugins``), on every plugin of the
+        ``cardcore.commands`` entry-point group, the first time a command name
+        is not a built-in one or the list of commands is shown (``cardcore
+        --help``). A built-in command's name is refused (the built-in stays,
+        with a warning); a plugin that raises here is left out, with what it
+        added. Returns nothing.
         """
 
 

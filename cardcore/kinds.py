@@ -19,7 +19,8 @@ from cardcore.errors import TableError
 from cardcore.i18n import T
 from cardcore.ismcts import IsmctsPlayer
 from cardcore.levels import LEVELS, factory
-from cardcore.players import HumanPlayer, Player, PlayerFactory, RandomPlayer, legacy
+from cardcore.players import Player, PlayerFactory, RandomPlayer, legacy
+from cardcore.terminal.human import HumanPlayer
 
 if TYPE_CHECKING:
     from cardcore.table import Table

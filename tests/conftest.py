@@ -35,7 +35,7 @@ def smallest_table(game: str) -> tuple[int, dict[str, Any]]:
 
 @pytest.fixture(autouse=True)
 def _own_state_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The terminal's autosave (``cardcore.autosave``) goes to a folder of the
+    """The terminal's autosave (``cardcore.terminal.autosave``) goes to a folder of the
     test's own, never to the user's state folder (subprocesses inherit it)."""
     monkeypatch.setenv("CARDCORE_STATE_DIR", str(tmp_path_factory.mktemp("state")))
 

@@ -1,12 +1,12 @@
-"""The terminal's autosave (``cardcore.autosave.Journal``): written line by
+"""The terminal's autosave (``cardcore.terminal.autosave.Journal``): written line by
 line, private to its owner, rewritten without an undone move."""
 
 from __future__ import annotations
 
 import os
 
-from cardcore.autosave import Journal, autosave_path, newest, state_dir
 from cardcore.table import Table
+from cardcore.terminal.autosave import Journal, autosave_path, newest, state_dir
 
 
 def test_the_journal_writes_each_line_and_forgets_an_undone_move(registry):

@@ -314,7 +314,7 @@ def test_a_seed_nobody_gives_is_unguessable():
     """Issue 20 (first part): a seed the user does not give comes from
     ``secrets`` with 128 bits (a 31-bit seed was found from a spectator's first
     frame by trying them all), in `play`, `simulate` and the web lobby alike."""
-    from cardcore import cli
+    from cardcore.commands import play as cli  # `cardcore play`, which draws fresh seeds
     from cardcore.seeds import SEED_BITS, fresh_seed
     from cardcore.web import lobby
 

@@ -12,9 +12,9 @@ from explaincheck import check_explanations
 
 from cardcore.cards import card
 from cardcore.moves import Move
-from cardcore.players import HumanPlayer
 from cardcore.position_file import position_from_data
 from cardcore.table import Table
+from cardcore.terminal.human import HumanPlayer
 
 
 def _others(table, state, move):

@@ -11,8 +11,8 @@ from conftest import POSITIONS, run_cli
 
 from cardcore.cards import card
 from cardcore.moves import Move
-from cardcore.players import HumanPlayer
 from cardcore.table import Table
+from cardcore.terminal.human import HumanPlayer
 
 
 def _alias_bomb(levels: int = 9) -> str:

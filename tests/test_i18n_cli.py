@@ -185,7 +185,7 @@ def test_english_output_is_unchanged() -> None:
 def test_rules_page_in_a_language_when_the_game_ships_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cardcore.cli import rules_page_in
+    from cardcore.commands.inspecting import rules_page_in
     from cardcore.game import rules_page
 
     pkg = tmp_path / "cc_rules_pkg"

@@ -15,8 +15,8 @@ from pseudo_locale import english_left
 
 from cardcore import i18n
 from cardcore.cards import card
-from cardcore.players import command_word, typed_card
 from cardcore.render import SYMBOLS, card_text, show_text
+from cardcore.terminal.words import command_word, typed_card
 
 # the players' names `cardcore play` gives (never translated: names)
 NAMES = {"You", "Left", "Right", "Partner", "Across", "Opponent", "Player"}

@@ -299,13 +299,13 @@ def test_the_machine_s_own_address_is_one_of_its_own():
     assert found == "127.0.0.1" or address.usable(found)
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         sock.bind((found, 0))  # an address of this machine (binding sends nothing)
-    from cardcore.cli import _link_host
+    from cardcore.commands.serve import _link_host
 
     assert _link_host("0.0.0.0") == found and _link_host("127.0.0.1") == "127.0.0.1"
 
 
 def test_the_lan_address_passes_the_host_and_origin_checks(tmp_path, registry):
-    from cardcore.cli import _link_host, _served_hosts
+    from cardcore.commands.serve import _link_host, _served_hosts
     from cardcore.web.app import create_app
 
     found = _link_host("0.0.0.0")

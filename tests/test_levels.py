@@ -132,7 +132,7 @@ def test_a_table_of_the_config_file_seats_levels(tmp_path):
 
 
 def test_the_lobby_lists_the_levels_first_and_play_defaults_to_normal(tmp_path):
-    from cardcore.cli import _default_bot
+    from cardcore.commands.base import default_bot as _default_bot
     from cardcore.web.lobby import Lobby
 
     lobby = Lobby(REGISTRY, None, tmp_path)

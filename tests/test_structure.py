@@ -17,7 +17,7 @@ def test_building_a_table_loads_no_player_no_terminal_no_search():
         "for game in registry.games:\n"
         "    Table(registry.game(game))\n"
         "heavy = ('click', 'cardcore.players', 'cardcore.ismcts', 'cardcore.levels',\n"
-        "         'cardcore.reads', 'cardcore.kinds', 'cardcore.render', 'cardcore.printer')\n"
+        "         'cardcore.reads', 'cardcore.kinds', 'cardcore.render', 'cardcore.terminal')\n"
         "loaded = [m for m in heavy if m in sys.modules]\n"
         "print(','.join(loaded))\n"
     )

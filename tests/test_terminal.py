@@ -109,8 +109,8 @@ def test_canasta_hand_shown_by_rank():
 def test_moves_typed_by_rank_in_any_order_and_case(registry):
     from cardcore.cards import card
     from cardcore.moves import Move
-    from cardcore.players import HumanPlayer
     from cardcore.table import Table
+    from cardcore.terminal.human import HumanPlayer
 
     t = Table.from_names(registry, "canasta", 4)
     human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
@@ -130,8 +130,8 @@ def test_moves_typed_by_rank_in_any_order_and_case(registry):
 def test_an_illegal_card_gets_the_rule(registry):
     from cardcore.cards import card
     from cardcore.moves import Move
-    from cardcore.players import HumanPlayer
     from cardcore.table import Table
+    from cardcore.terminal.human import HumanPlayer
 
     t = Table.from_names(registry, "carrousel", 2)
     human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
@@ -154,8 +154,8 @@ def test_events_the_move_texts_do_not_say():
 def test_why_names_the_rule(registry):
     from cardcore.cards import card
     from cardcore.moves import Move
-    from cardcore.players import HumanPlayer
     from cardcore.table import Table
+    from cardcore.terminal.human import HumanPlayer
 
     t = Table.from_names(registry, "carrousel", 2)
     human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
@@ -172,8 +172,8 @@ def test_the_numbers_offered_are_those_on_screen(registry):
     type, not the count of moves."""
     from cardcore.cards import card
     from cardcore.moves import Move
-    from cardcore.players import HumanPlayer
     from cardcore.table import Table
+    from cardcore.terminal.human import HumanPlayer
 
     t = Table.from_names(registry, "canasta", 2)
     human = HumanPlayer(t, 0, None)  # type: ignore[arg-type]
@@ -250,9 +250,9 @@ def test_sides_are_named_by_their_players(registry):
     """Paquet voleur's "steals side 1's pile" reads "steals Bob's pile" in the menu."""
     from cardcore.cards import card
     from cardcore.moves import Move
-    from cardcore.players import HumanPlayer
     from cardcore.render import named_sides
     from cardcore.table import Table
+    from cardcore.terminal.human import HumanPlayer
 
     t = Table.from_names(registry, "paquet_voleur", 2)
     t.names = ["Ana", "Bob"]

@@ -14,6 +14,8 @@ from cardcore.match import DealResult, Match
 from cardcore.render import columns, label, named_sides, plain, show_text, show_value, use_color, wrapped
 from cardcore.runner import Listener
 from cardcore.table import Table
+from cardcore.terminal.words import command_word, command_words
+from cardcore.watchdog import person_waits
 
 
 def bold(text: str, bold: bool = True) -> str:
@@ -145,8 +147,6 @@ class Printer(Listener):
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
             click.echo("  " + _("totals: {scores}").format(scores=", ".join(totals)))
         if self.pause_between_deals and not match.over:
-            from cardcore.watchdog import person_waits
-
             with person_waits():  # no overrun (play --move-timeout)
                 click.pause("  " + _("Press any key for the next deal…"))
 
@@ -209,8 +209,6 @@ class StepPrinter(Printer):
         self.pause()
 
     def pause(self) -> None:
-        from cardcore.players import command_word, command_words
-
         ask = "  " + _("(Enter: next, {quit}: stop)").format(quit=command_word("quit"))
         answer = click.prompt(ask, default="", show_default=False, prompt_suffix=" ")
         if answer.strip().lower() in command_words("quit"):
