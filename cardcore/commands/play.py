@@ -34,10 +34,15 @@ from cardcore.i18n import T, _, _n
 from cardcore.seeds import fresh_seed
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cardcore.game import DealState
+    from cardcore.log import GameLog
     from cardcore.match import Match
+    from cardcore.players import Player
     from cardcore.plugins import Registry
     from cardcore.table import Table
+    from cardcore.terminal.printer import Printer
 
 
 def seat_names(table: Table, kinds: list[str]) -> list[str]:
@@ -298,11 +303,9 @@ def _run_play(
     """How ``cardcore play`` runs: the players, the printer and the log, the
     person's save (``s``) and undo, then the match to its end or a stop."""
     # the engine and the terminal: loaded when the command runs (`--help` stays quick)
-    from cardcore.log import GameLog
-    from cardcore.players import QuitGame, Undoable
+    from cardcore.players import QuitGame
     from cardcore.runner import Listener, continue_match, make_players, play_match
     from cardcore.terminal.autosave import Journal, autosave_path
-    from cardcore.terminal.human import HumanPlayer
     from cardcore.terminal.printer import Printer
 
     log_path, resume_path = where.log_path, where.resume_path
@@ -316,20 +319,7 @@ def _run_play(
     kept = " " + _("The log so far is in {path}.").format(path=log_path) if log_path else ""
     journal_path = autosave_path(table.game.name) if person_here else None
     before = resume_path.read_text(encoding="utf-8") if resume_path is not None else ""
-    memory = io.StringIO()
-    if resume_path is not None and resume_path == journal_path:
-        # going on from the autosave: the game so far is kept in memory (for `s`)
-        # and the autosave goes on being written
-        memory.write(before)
-        log_file: IO[str] | None = None
-    elif resume_path is not None:
-        log_file = resume_path.open("a", encoding="utf-8")  # goes on after its last line
-    else:
-        log_file = open_log(log_path)
-    # with a person at the table the match's lines are written when it ends or
-    # stops (or at `s`): the file never shows the other hands while he plays.
-    # Without --log the game is kept in memory, for `s` to save it.
-    log = GameLog(log_file or memory, table, kinds, seed, header=resume_path is None, private=person_here)
+    log_file, log = _game_log(table, kinds, seed, where, journal_path, before, person_here)
     listeners.append(log)
     journal = Journal(journal_path, table, kinds, seed, before) if journal_path is not None else None
     if journal is not None:
@@ -360,17 +350,7 @@ def _run_play(
         log.save()
         return _("saved to {path}; `cardcore play --resume {path}` goes on from here").format(path=saved[0])
 
-    people = [i for i, p in enumerate(player_objs) if isinstance(p, HumanPlayer)]
-    for i in people:
-        person = player_objs[i]
-        assert isinstance(person, HumanPlayer)
-        person.confirm_forced = confirm_forced
-        person.on_save = save
-        person.before_view = printer.flush
-        person.announce_forced = False  # the printer says it
-        if len(people) == 1:  # undo against bots only: a way back to each of his decisions
-            player_objs[i] = Undoable(person)
-    printer.people = frozenset(i for i in people if not confirm_forced)
+    _seat_people(player_objs, printer, confirm_forced, save)
     try:
         if where.resume_match is not None:
             printer.match_start(where.resume_match, 1)
@@ -403,6 +383,57 @@ def _run_play(
             close_log(log.stream)
         if log_file:
             close_log(log_file)
+
+
+def _game_log(
+    table: Table,
+    kinds: list[str],
+    seed: int,
+    where: _PlaySource,
+    journal_path: Path | None,
+    before: str,
+    person_here: bool,
+) -> tuple[IO[str] | None, GameLog]:
+    """The game's log: (its file, or None while it is kept in memory; the
+    log). With a person at the table the match's lines are written when it
+    ends or stops (or at `s`): the file never shows the other hands while he
+    plays. Without --log the game is kept in memory, for `s` to save it."""
+    from cardcore.log import GameLog  # the engine: loaded when the command runs
+
+    resume_path = where.resume_path
+    memory = io.StringIO()
+    if resume_path is not None and resume_path == journal_path:
+        # going on from the autosave: the game so far is kept in memory (for `s`)
+        # and the autosave goes on being written
+        memory.write(before)
+        log_file: IO[str] | None = None
+    elif resume_path is not None:
+        log_file = resume_path.open("a", encoding="utf-8")  # goes on after its last line
+    else:
+        log_file = open_log(where.log_path)
+    log = GameLog(log_file or memory, table, kinds, seed, header=resume_path is None, private=person_here)
+    return log_file, log
+
+
+def _seat_people(
+    players: list[Player], printer: Printer, confirm_forced: bool, save: Callable[[], str]
+) -> None:
+    """The people at the terminal: how their prompt saves, shows and confirms;
+    alone against bots, a way back to each of his decisions (undo)."""
+    from cardcore.players import Undoable  # the terminal: loaded when the command runs
+    from cardcore.terminal.human import HumanPlayer
+
+    people = [i for i, p in enumerate(players) if isinstance(p, HumanPlayer)]
+    for i in people:
+        person = players[i]
+        assert isinstance(person, HumanPlayer)
+        person.confirm_forced = confirm_forced
+        person.on_save = save
+        person.before_view = printer.flush
+        person.announce_forced = False  # the printer says it
+        if len(people) == 1:  # undo against bots only: a way back to each of his decisions
+            players[i] = Undoable(person)
+    printer.people = frozenset(i for i in people if not confirm_forced)
 
 
 def _another_match() -> bool:
