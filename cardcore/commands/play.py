@@ -344,7 +344,9 @@ def _run_play(
             stamp = str(seed) if given_seed else time.strftime("%Y%m%d-%H%M%S")
             path = free_name(Path(f"{table.game.name}-{stamp}.jsonl"))
             stream = path.open("x", encoding="utf-8")
-            stream.write(log.stream.getvalue())  # type: ignore[attr-defined]  # the header
+            kept_so_far = log.stream
+            assert isinstance(kept_so_far, io.StringIO)  # no log file yet: the game is kept in memory
+            stream.write(kept_so_far.getvalue())  # the header and the moves so far
             log.stream = stream
             saved[0] = path
         log.save()

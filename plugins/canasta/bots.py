@@ -12,10 +12,10 @@ from cardcore.decision import Decision
 from cardcore.game import Observation
 from cardcore.moves import Move
 from cardcore_plugins.canasta.cards import RANK_NAMES, VALUES, WILD, is_black_three
+from cardcore_plugins.canasta.game import Canasta
 
 if TYPE_CHECKING:
     from cardcore.table import Table
-    from cardcore_plugins.canasta.game import Canasta
     from cardcore_plugins.canasta.state import CanastaState
 
 
@@ -34,7 +34,9 @@ class GreedyPlayer:
 
     def __init__(self, table: Table, seat: int, rng: random.Random) -> None:
         self.seat = seat
-        self.game: Canasta = table.plugin  # type: ignore[assignment]
+        game = table.plugin
+        assert isinstance(game, Canasta)  # a Canasta table's plugin (or a house rule's subclass of it)
+        self.game = game
         self.pile_size = 0
         self.opponent_ranks: set[str] = set()
         self.alone_if_taken = False  # N17: taking the pile now leaves its taker alone against two
