@@ -52,7 +52,7 @@ from cardcore.i18n import T, Text, to_data
 from cardcore.text import one_line
 from cardcore.web.limits import Bucket
 from cardcore.web.lobby import LimitError, Lobby, NoSuchTable, SeatError
-from cardcore.web.session import Subscriber
+from cardcore.web.publisher import Subscriber
 
 MAX_MESSAGE = 4096  # characters: a move message is some forty
 MAX_BODY = 65536  # bytes of a table's form
