@@ -54,12 +54,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from cardcore.decision import Decision, Step
+from cardcore.decision import Decision
 from cardcore.errors import message as error_message
 from cardcore.game import DealState, Observation
 from cardcore.i18n import T, to_data
 from cardcore.log import GameLog
-from cardcore.match import DealResult, Match
+from cardcore.match import Match
 from cardcore.moves import Move
 from cardcore.players import QuitGame, pass_witness
 from cardcore.render import plain
@@ -71,6 +71,7 @@ from cardcore.watchdog import WATCHDOG, Busy, culprit
 from cardcore.web.desk import Desk, Stop, not_waiting
 from cardcore.web.journal import Journal, Journaled
 from cardcore.web.publisher import Publisher, Status, Subscriber
+from cardcore.web.steps import Steps
 from cardcore.web.store import StoreError, token_hash
 
 MOVE_TIMEOUT = 30.0  # seconds a hook or a bot may work on one step before its table stops
@@ -270,7 +271,7 @@ class TableSession:
         return _Budgeted(self, bot)
 
     def _run(self) -> None:
-        listeners: list[Listener] = [_Watcher(self)]
+        listeners: list[Listener] = [Steps(self)]
         if self.log is not None:
             listeners.insert(0, self.log)  # written (and synced) before the deal's pause
         self.watch.busy()
@@ -310,7 +311,7 @@ class TableSession:
         while True:
             with self._cond:
                 # the frames show the new number with the new match's first deal
-                # (``_Watcher.deal_start``: number, phase and history in one step)
+                # (``Steps.deal_start``: number, phase and history in one step)
                 number = status.match + 1
                 # here, not at the match's end: a *New match* pressed as
                 # soon as the last deal's frame shows must not be lost
@@ -689,78 +690,3 @@ class _Budgeted:
         finally:
             s.budget.charge(s.client, time.thread_time() - spent)
         return chosen
-
-
-class _Watcher(Listener):
-    """The session's listener in the game thread: what happened, in words
-    (public: the move texts and the game's events, said to the publisher),
-    the match's status, and the views at each step."""
-
-    wants_views = True  # each step brings the move's events (the game's, from the spectators' views)
-
-    def __init__(self, session: TableSession) -> None:
-        self.s = session
-        self.number: int | None = None  # the match being started
-
-    def match_start(self, match: Match, number: int) -> None:
-        self.number = number  # shown with the match's first deal (``deal_start``), all in one step
-
-    def deal_start(self, match: Match, state: DealState) -> None:
-        s, status, say = self.s, self.s.status, self.s.publisher.say
-        with s._cond:
-            if not match.deals:  # a new match: its number, phase, scores and history change together
-                status.match = self.number if self.number is not None else status.match + 1
-                status.winners = None
-                status.sheet = []
-                status.scores = list(match.scores)
-            status.deal = len(match.deals) + 1
-            status.dealer = match.dealer
-            status.result = None
-            status.phase = "playing"
-            s.publisher.clear_history()  # a new deal: the cards named before are dealt anew
-            if status.deal == 1 and status.match > 1:
-                say(T("Match {n}", n=status.match), kind="match")
-            say(T("Deal {n}: {name} deals", n=status.deal, name=s.table.names[match.dealer]), kind="deal")
-        s._refresh(state)
-
-    def move(self, match: Match, state: DealState, step: Step) -> None:
-        s, table = self.s, self.s.table
-        if s.stopping:  # a table of bots only stops here: no person's decision to wait at
-            raise QuitGame
-        with s._cond:
-            # i18n: a move in the history: the player's name, then what he played
-            s.publisher.say(T("{name}: {move}", name=table.names[step.seat], move=step.text), step.seat)
-            for line in step.events:
-                s.publisher.say(line, kind="event")
-        s._refresh(state)
-        with s._cond:
-            s.active = time.monotonic()
-        to_act = s.desks.get(state.to_act)
-        bot_next = to_act is None or to_act.covered
-        if s.bot_delay and not s.journal.replay and bot_next and not table.is_deal_over(state):
-            s.watch.idle()
-            time.sleep(s.bot_delay)  # bots never wait, but a person (or a spectator) can follow them
-            s.watch.busy()
-
-    def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
-        s, table, status = self.s, self.s.table, self.s.status
-        deal_events = getattr(table.plugin, "deal_events", None)
-        with s._cond:
-            for line in deal_events(state, table.names) if deal_events is not None else []:
-                s.publisher.say(line, kind="event")
-            status.result = {**result.to_json(), "totals": list(match.scores)}
-            status.sheet.append({"deal": result.number, "points": [side.points for side in result.sides]})
-            status.scores = list(match.scores)
-            points = [
-                # i18n: a side's points at the end of a deal: its players' names, then the points
-                T("{side} {points}", side=" & ".join(table.names[i] for i in side.seats), points=side.points)
-                for side in result.sides
-            ]
-            # i18n: the end of a deal in the history: "Deal 2: Ann & Bob 12, Cy & Di 3"
-            s.publisher.say(T("Deal {n}: {points}", n=result.number, points=points), kind="result")
-            status.phase = "match_over" if match.over else "deal_over"
-            status.winners = match.winners() if match.over else None
-            status.ready.clear()
-        s._refresh(state)
-        if not match.over:
-            s._wait_between_deals(match)
