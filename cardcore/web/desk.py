@@ -132,7 +132,7 @@ class Desk:
 
     # ---- the game thread ------------------------------------------------
     def choose(
-        self, observation: Observation | None, moves: Sequence[Move], context: Decision | None = None
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
     ) -> Move:
         """The seat's move: the person's, or the bot's his seat was handed to."""
         s = self.session
@@ -140,15 +140,15 @@ class Desk:
         with s._cond:
             covered = self.covered
         if covered:
-            return self.cover_move(observation, listed, context)
+            return self.cover_move(observation, listed, decision)
         data = [move_data(s.table, i, m) for i, m in enumerate(listed)]
         with s._cond:
             if s.stopping:
                 raise QuitGame
             if self.covered:  # handed to a bot just now
-                return self.cover_move(observation, listed, context)
-            decision = next(s.decisions)
-            self.pending = Pending(decision, listed, data)
+                return self.cover_move(observation, listed, decision)
+            number = next(s.decisions)
+            self.pending = Pending(number, listed, data)
             s.status.phase = "playing"
             s.publisher.publish()
         while True:
@@ -165,18 +165,18 @@ class Desk:
                         if not self.covered:  # he came back first: his decision still
                             continue
                         self.pending = None
-                    return self.cover_move(observation, listed, context)
+                    return self.cover_move(observation, listed, decision)
                 case AskHint(client=client):
                     if observation is not None:
                         spent = time.thread_time()
-                        self.advise(decision, observation, listed, context)
+                        self.advise(number, observation, listed, decision)
                         if s.budget is not None:
                             s.budget.charge(client, time.thread_time() - spent)
                 case AskWhy(card=card):
-                    self.why_not(decision, card, listed, context)
+                    self.why_not(number, card, listed, decision)
                 case PlayMove(move=move, picked=picked):
-                    if picked and context is not None:  # the cards picked are the ones laid (N8a)
-                        move = context.laid_with(move, names_by_rank(move, list(picked)), listed) or move
+                    if picked and decision is not None:  # the cards picked are the ones laid (N8a)
+                        move = decision.laid_with(move, names_by_rank(move, list(picked)), listed) or move
                     return move
 
     def cover_move(
