@@ -270,9 +270,9 @@ def test_the_lobby_and_the_table_in_the_pseudo_locale(server: Any, browser: Any)
         if url.startswith("/seat/"):
             # the first to play is seat 0 or 1 (the dealer's left): a move of seat 1's, if his
             if not page.evaluate("() => frame.moves.length"):
-                other = session._pending.get(1)
+                other = session.waiting(1)
                 assert other is not None
-                session.submit(1, {"type": "move", "decision": other[0], "index": 0})
+                session.submit(1, {"type": "move", "decision": other, "index": 0})
             page.wait_for_selector("#hand .card.playable", timeout=20_000)
             page.locator("#hand .card.playable").first.click()  # a card picked: its moves, "all moves"
             page.wait_for_selector("#moves button.move", timeout=20_000)

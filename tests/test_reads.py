@@ -217,8 +217,8 @@ def test_holding_swaps_the_played_card_in_and_keeps_every_card_once(registry):
 
 
 def test_the_browser_s_journal_passes_the_moves_on(registry):
-    from cardcore.web.session import _Journaled
+    from cardcore.web.journal import Journaled
 
     table = Table(registry.game("carrousel"), 2)
     bot = make_player(table, SPEC, 0, random.Random(1))
-    assert _Journaled(None, 0, bot).witness == bot.witness
+    assert Journaled(None, 0, bot).witness == bot.witness

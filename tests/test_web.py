@@ -259,7 +259,7 @@ def test_bad_messages_change_nothing(tmp_path, registry):
             ]
             for client, message, error in tries:
                 assert error in client.refused(message), message
-            assert session._pending[next(s for s, c in clients.items() if c is mover)][0] == frame["decision"]
+            assert session.waiting(next(s for s, c in clients.items() if c is mover)) == frame["decision"]
             mover.send({"type": "move", "decision": frame["decision"], "index": 0})
             wait_for(inbox, lambda c, f: c is mover and f["decision"] != frame["decision"])
 
@@ -321,7 +321,7 @@ def test_a_closed_tab_is_waited_for_and_gets_its_view_back(tmp_path, registry):
                 seen = frame["view"]
             _, away = wait_for(inbox, lambda c, f: c is a and not f["seats"][2]["connected"])
             time.sleep(0.3)
-            assert session._pending[2][0] == frame["decision"]  # the game waits for him
+            assert session.waiting(2) == frame["decision"]  # the game waits for him
             assert a.last()["view"] == away["view"]
             back = Client(http, session.links[2], inbox, stack)
             _, again = wait_for(inbox, lambda c, f: c is back)

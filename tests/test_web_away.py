@@ -159,7 +159,7 @@ def test_an_absent_person_is_played_by_a_bot_and_takes_his_seat_back(tmp_path, r
                         conn.send({"type": "next"})
             asked = next(f for f in b_conn.frames if f["moves"])
             time.sleep(0.2)
-            assert session._pending.get(b_seat, (None,))[0] == asked["decision"]  # waiting for him
+            assert session.waiting(b_seat) == asked["decision"]  # waiting for him
             for f in [*a.frames, *watcher.frames, *b_conn.frames]:
                 session.checker.check(f)
 

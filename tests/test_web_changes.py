@@ -22,24 +22,35 @@ from cardcore.config import TableConfig
 from cardcore.web import app as web_app
 from cardcore.web.app import create_app
 from cardcore.web.lobby import Lobby
+from cardcore.web.publisher import Publisher
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
 ROOT = Path(__file__).parent.parent
 WAIT = 20  # seconds without a message: the test fails rather than hangs
 
 
-class Recorded(AuditedSession):
-    """A table that keeps every whole frame it numbered, per (seat, number)."""
+class Recording(Publisher):
+    """A publisher that keeps every whole frame it numbered, per (seat, number)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.published: dict[tuple[int | None, int], dict[str, Any]] = {}
 
-    def _publish(self, only: set[int | None] | None = None) -> None:
-        super()._publish(only)
-        for seat in {s.seat for s in self._subs if only is None or s.seat in only}:
-            n, frame, _ = self._last[seat]
-            self.published.setdefault((seat, n), {**frame, "n": n, "history": list(self._history)})
+    def publish(self, only: set[int | None] | None = None) -> None:
+        super().publish(only)
+        for seat in {s.seat for s in self.subs if only is None or s.seat in only}:
+            n, frame, _ = self.last[seat]
+            self.published.setdefault((seat, n), {**frame, "n": n, "history": list(self.history)})
+
+
+class Recorded(AuditedSession):
+    """A table that keeps every whole frame it numbered, per (seat, number)."""
+
+    publisher_class = Recording
+
+    @property
+    def published(self) -> dict[tuple[int | None, int], dict[str, Any]]:
+        return self.publisher.published  # type: ignore[attr-defined, no-any-return]
 
 
 class Conn:
@@ -221,7 +232,7 @@ def crafted() -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Whole frames in a row, each with the change message the server makes
     from the one before (``session.changes``): a view first null, keys
     changed and dropped, a history sliding past its cap, then cleared."""
-    from cardcore.web.session import changes
+    from cardcore.web.publisher import changes
 
     lines = [{"seat": i % 3, "text": f"line {i}", "kind": "move"} for i in range(12)]
     steps = [  # (view, history window start, end) over ``lines``

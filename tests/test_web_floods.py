@@ -140,15 +140,15 @@ def test_a_resync_flood_rebuilds_no_other_frame(tmp_path, registry):
             type(self).built.append(seat)
             return super().frame(seat)
 
-    from cardcore.web import session as session_module
+    from cardcore.web import publisher as publisher_module
 
-    real_dumps = session_module._dumps
+    real_dumps = publisher_module._dumps
 
     def dumps(data: Any) -> str:
         Counting.encoded += data.get("type") == "state"
         return real_dumps(data)
 
-    session_module._dumps = dumps  # type: ignore[assignment]
+    publisher_module._dumps = dumps  # type: ignore[assignment]
     try:
         with served(tmp_path, registry, Counting) as (_, http), contextlib.ExitStack() as stack:
             made = http.post("/api/tables", json=ONE_PERSON).json()
@@ -170,7 +170,7 @@ def test_a_resync_flood_rebuilds_no_other_frame(tmp_path, registry):
             assert 1 <= len(watcher.frames) - frames <= MESSAGE_BURST - 5
             assert watcher.frames[-1]["n"] == watcher.frames[frames - 1]["n"]  # the same frame
     finally:
-        session_module._dumps = real_dumps  # type: ignore[assignment]
+        publisher_module._dumps = real_dumps  # type: ignore[assignment]
 
 
 # ---- "why not?": answered once per card and decision, a bounded inbox --------
@@ -192,16 +192,18 @@ def test_why_is_answered_once_per_card_and_decision(tmp_path, registry):
     """The same "why not?" asked many times is explained once; asked again
     after another card, the frame shows the first answer again, from the
     cache; the inbox holds at most ``MAX_INBOX`` requests (an error past it)."""
-    from cardcore.web import session as session_module
+    from cardcore.web import desk as desk_module
+
+    class CountingDesk(desk_module.Desk):
+        def why_not(self, decision: int, card: Any, *rest: Any) -> None:
+            Counting.hold.wait(WAIT)
+            Counting.explained.append(card.name)
+            super().why_not(decision, card, *rest)
 
     class Counting(AuditedSession):
         explained: list[str] = []
         hold = threading.Event()
-
-        def _why_not(self, seat: int, decision: int, card: Any, *rest: Any) -> None:
-            type(self).hold.wait(WAIT)
-            type(self).explained.append(card.name)
-            super()._why_not(seat, decision, card, *rest)
+        desk_class = CountingDesk
 
     Counting.hold.set()
     big = (1000.0, 1000.0)
@@ -229,7 +231,7 @@ def test_why_is_answered_once_per_card_and_decision(tmp_path, registry):
                  for s in "CDHS"]  # fmt: skip
         names = [n for n in names if n not in (first, second)]
         errors = []
-        for name in names[: session_module.MAX_INBOX + 3]:
+        for name in names[: desk_module.MAX_INBOX + 3]:
             me.send({"type": "why", "decision": d, "card": name})
         deadline = time.monotonic() + WAIT
         while len(me.errors) < 2 and time.monotonic() < deadline:

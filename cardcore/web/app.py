@@ -34,6 +34,7 @@ import contextlib
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -52,7 +53,7 @@ from cardcore.i18n import T, Text, to_data
 from cardcore.text import one_line
 from cardcore.web.limits import Bucket
 from cardcore.web.lobby import LimitError, Lobby, NoSuchTable, SeatError
-from cardcore.web.session import Subscriber
+from cardcore.web.publisher import Subscriber
 
 MAX_MESSAGE = 4096  # characters: a move message is some forty
 MAX_BODY = 65536  # bytes of a table's form
@@ -273,6 +274,20 @@ class Outbox:
         return item
 
 
+@dataclass
+class Doors:
+    """What a server's websockets share: ``max_connections`` at once per
+    client address (``open_from``: how many are open), each connection's
+    message ``budget`` (so many at once, then so many a second), and the
+    addresses closed for flooding (``flooded``: until when their websockets
+    are refused)."""
+
+    max_connections: int = MAX_CONNECTIONS_PER_CLIENT
+    budget: tuple[float, float] = (MESSAGE_BURST, MESSAGE_RATE)
+    open_from: collections.Counter[str] = field(default_factory=collections.Counter)
+    flooded: dict[str, float] = field(default_factory=dict)
+
+
 def create_app(
     lobby: Lobby,
     hosts: Iterable[str] = (),
@@ -284,220 +299,260 @@ def create_app(
     (``hosts``: its addresses besides loopback; ``origins``: ``--allow-origin``;
     ``max_connections``: websockets at once per client address; ``budget``:
     each connection's messages, so many at once then so many a second, past
-    which it is closed with code ``FLOODED``)."""
-    open_from: collections.Counter[str] = collections.Counter()
-    flooded: dict[str, float] = {}  # per address closed for flooding: until when its websockets are refused
-
-    def base_of(request: Request) -> str:
-        """The address a join link or QR code names: the server's network
-        address (``cardcore serve --lan``) for a page read on this machine,
-        else the address the page was read at."""
-        host = request.headers.get("host", "")
-        if lobby.public_base and host_name(host) in LOOPBACK:
-            return lobby.public_base
-        return f"{request.url.scheme}://{host}"
-
-    async def lobby_page(request: Request) -> Response:
-        return HTMLResponse(page("lobby.html"))
-
-    async def catalog(request: Request) -> Response:
-        return JSONResponse(lobby.catalog())
-
-    async def page_catalog(request: Request) -> Response:
-        from cardcore.web import catalogs
-
-        lang = catalogs.wanted(request.path_params["lang"], request.headers.get("accept-language"))
-        if lang is None:
-            return error_answer(T("no such language"), 404)
-        data = await asyncio.to_thread(catalogs.page_catalog, lang)
-        return JSONResponse(data, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
-
-    async def tables(request: Request) -> Response:
-        if request.method == "GET":
-            return JSONResponse({"tables": lobby.tables(), "base": base_of(request)})
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/json":  # a cross-site form cannot send it without the browser asking
-            return error_answer(T("send the table as application/json"), 415)
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return error_answer(T("the form is too large"), 413)
-        client = request.client.host if request.client else "?"
-        try:
-            data = json.loads(body)
-            session = await asyncio.to_thread(lobby.open_data, data, client)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return error_answer(T("expected a JSON object"), 400)
-        except LimitError as err:
-            return error_answer(error_text(err), 429)
-        except CardcoreError as err:
-            return error_answer(error_text(err), 400)
-        # whoever made it may close it (the token is kept hashed)
-        made = {**links(session), "owner": session.owner_token, "base": base_of(request)}
-        return JSONResponse(made, status_code=201)
-
-    async def close_table(request: Request) -> Response:
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/json":
-            return JSONResponse({"error": 'send {"owner": TOKEN} as application/json'}, status_code=415)
-        try:
-            data = json.loads((await request.body())[:MAX_BODY])
-            token = data["owner"] if isinstance(data, dict) else None
-        except (ValueError, UnicodeDecodeError, RecursionError, KeyError):
-            token = None
-        if not isinstance(token, str):
-            return error_answer(T("owner: the token given when the table was made"), 400)
-        closed = await asyncio.to_thread(lobby.close_table, request.path_params["id"], token)
-        if not closed:  # no such table, or not its maker: the same answer
-            return error_answer(T("no table of yours with that id"), 404)
-        return JSONResponse({"closed": request.path_params["id"]})
-
-    async def take_seat(request: Request) -> Response:
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/json":
-            return JSONResponse({"error": 'send {"name": NAME} as application/json'}, status_code=415)
-        try:
-            data = json.loads((await request.body())[:MAX_BODY])
-            name = data.get("name") if isinstance(data, dict) else None
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return error_answer(T("expected a JSON object"), 400)
-        said = request.path_params["seat"]
-        seat = int(said) if said.isascii() and said.isdigit() and len(said) < 4 else said
-        client = request.client.host if request.client else "?"
-        table_id = request.path_params["id"]
-        try:
-            session, token = await asyncio.to_thread(lobby.take, table_id, seat, name, client)
-        except NoSuchTable as err:
-            return error_answer(error_text(err), 404)
-        except SeatError as err:
-            return error_answer(error_text(err), 409)
-        except LimitError as err:
-            return error_answer(error_text(err), 429)
-        except CardcoreError as err:
-            return error_answer(error_text(err), 400)
-        answer = {
-            "id": session.id,
-            "name": session.name,
-            "title": session.table.game.title,
-            "seat": seat,
-            "player": session.table.names[seat],
-            "link": f"/seat/{token}",
-        }
-        return JSONResponse(answer, status_code=201)
-
-    async def join_data(request: Request) -> Response:
-        session = lobby.by_code(request.path_params["code"])
-        if session is None:
-            return error_answer(T("no table with that code"), 404)
-        found = lobby.describe(session)
-        return JSONResponse({"table": found, "url": base_of(request) + found["join"]})
-
-    async def join_page(request: Request) -> Response:
-        if lobby.by_code(request.path_params["code"]) is None:
-            return not_found("table")
-        return HTMLResponse(page("join.html"))
-
-    async def qr_code(request: Request) -> Response:
-        session = lobby.sessions.get(request.path_params["id"])
-        seating = lobby.seating.get(request.path_params["id"])
-        if session is None or seating is None:
-            return PlainTextResponse("no table with that id", status_code=404)
-        svg = qr_svg(base_of(request) + f"/join/{seating.code}")
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
-
-    async def seat_page(request: Request) -> Response:
-        found = lobby.find(request.path_params["token"])
-        if found is None or found[1] is None:
-            return not_found("seat")
-        return HTMLResponse(page("table.html"))
-
-    async def watch_page(request: Request) -> Response:
-        found = lobby.find(request.path_params["token"])
-        if found is None or found[1] is not None:
-            return not_found("table")
-        return HTMLResponse(page("table.html"))
-
-    async def socket(ws: WebSocket) -> None:
-        client = ws.client.host if ws.client else "?"
-        if flooded and flooded.get(client, 0.0) > asyncio.get_running_loop().time():
-            await ws.close(code=FLOODED)  # before the handshake (a 403): reconnecting at once costs nothing
-            return
-        await ws.accept()
-        if open_from[client] >= max_connections:  # refused before the link is looked at: it claims nothing
-            error = T("too many connections from your address ({n} at most)", n=max_connections)
-            await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
-            await ws.close(code=CROWDED)
-            return
-        open_from[client] += 1  # counted from here: connections opened meanwhile see it
-        try:
-            await _table_socket(ws, client)
-        finally:
-            open_from[client] -= 1
-
-    async def _table_socket(ws: WebSocket, client: str) -> None:
-        found = await asyncio.to_thread(lobby.claim, ws.path_params["token"])  # the seat is his now
-        if found is None:
-            unknown = T("unknown link: no such seat or table")
-            await ws.send_json({"type": "error", "error": unknown, "say": to_data(unknown), "fatal": True})
-            await ws.close(code=4404)
-            return
-        session, seat = found
-        loop = asyncio.get_running_loop()
-        out = Outbox()
-
-        def push(text: str, kind: str = "state") -> None:
-            with contextlib.suppress(RuntimeError):  # the loop is closing: nobody to send to
-                loop.call_soon_threadsafe(out.put, kind, text)
-
-        def refuse(error: str) -> None:
-            # "say": the same text as data, said in the page's language (cardcore.i18n.to_data)
-            out.put("error", json.dumps({"type": "error", "error": error, "say": to_data(error)}))
-
-        # ?changes=1: the page patches change frames (docs/WEB.md); else whole frames only
-        changes = ws.query_params.get("changes") == "1"
-        sub = Subscriber(seat, push, kick=lambda: push("", _KICK), changes=changes)
-        sub.client = client  # whose search CPU its hints spend
-        session.connect(sub)
-        sender = asyncio.create_task(_send(ws, out, lambda: session.resync(sub)))
-        receiver = asyncio.create_task(_receive(ws, session, sub, refuse, out, budget))
-        try:
-            done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
-            if receiver in done and receiver.result() == _FLOOD:  # the sender says so, then closes
-                now = asyncio.get_running_loop().time()
-                if len(flooded) > 4096:
-                    for gone in [a for a, until in flooded.items() if until <= now]:
-                        del flooded[gone]
-                flooded[client] = now + FLOOD_PENALTY
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(sender), SEND_TIMEOUT)
-        finally:
-            session.disconnect(sub)
-            for task in (sender, receiver):
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
-
-    routes = [
-        Route("/", lobby_page),
-        Route("/favicon.ico", lambda request: RedirectResponse("/static/icon.svg")),
-        Route("/api/catalog", catalog),
-        Route("/i18n/{lang}.json", page_catalog),
-        Route("/api/tables", tables, methods=["GET", "POST"]),
-        Route("/api/tables/{id}", close_table, methods=["DELETE"]),
-        Route("/api/tables/{id}/seats/{seat}", take_seat, methods=["POST"]),
-        Route("/api/tables/{id}/qr.svg", qr_code),
-        Route("/api/join/{code}", join_data),
-        Route("/join/{code}", join_page),
-        Route("/seat/{token}", seat_page),
-        Route("/watch/{token}", watch_page),
-        WebSocketRoute("/ws/{token}", socket),
-        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
-    ]
-
-    async def missing(request: Request, exc: Exception) -> Response:
-        return not_found("page")
-
-    app = Starlette(routes=routes, exception_handlers={404: missing})
+    which it is closed with code ``FLOODED``). The handlers (``ROUTES``) find
+    the lobby and the ``Doors`` in ``app.state``."""
+    app = Starlette(routes=ROUTES, exception_handlers={404: missing})
+    app.state.lobby = lobby
+    app.state.doors = Doors(max_connections, budget)
     return Guard(app, hosts, origins)
+
+
+def lobby_of(request: Request | WebSocket) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def base_of(request: Request) -> str:
+    """The address a join link or QR code names: the server's network
+    address (``cardcore serve --lan``) for a page read on this machine,
+    else the address the page was read at."""
+    lobby = lobby_of(request)
+    host = request.headers.get("host", "")
+    if lobby.public_base and host_name(host) in LOOPBACK:
+        return lobby.public_base
+    return f"{request.url.scheme}://{host}"
+
+
+def json_type(request: Request) -> bool:
+    """The request's body is said to be JSON (a cross-site form cannot send it without the browser asking)."""
+    return request.headers.get("content-type", "").split(";")[0].strip().lower() == "application/json"
+
+
+async def lobby_page(request: Request) -> Response:
+    return HTMLResponse(page("lobby.html"))
+
+
+async def favicon(request: Request) -> Response:
+    return RedirectResponse("/static/icon.svg")
+
+
+async def catalog(request: Request) -> Response:
+    return JSONResponse(lobby_of(request).catalog())
+
+
+async def page_catalog(request: Request) -> Response:
+    from cardcore.web import catalogs
+
+    lang = catalogs.wanted(request.path_params["lang"], request.headers.get("accept-language"))
+    if lang is None:
+        return error_answer(T("no such language"), 404)
+    data = await asyncio.to_thread(catalogs.page_catalog, lang)
+    return JSONResponse(data, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+
+async def tables(request: Request) -> Response:
+    """GET: the tables running; POST: open one."""
+    lobby = lobby_of(request)
+    if request.method == "GET":
+        return JSONResponse({"tables": lobby.tables(), "base": base_of(request)})
+    if not json_type(request):
+        return error_answer(T("send the table as application/json"), 415)
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return error_answer(T("the form is too large"), 413)
+    client = request.client.host if request.client else "?"
+    try:
+        data = json.loads(body)
+        session = await asyncio.to_thread(lobby.open_data, data, client)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return error_answer(T("expected a JSON object"), 400)
+    except LimitError as err:
+        return error_answer(error_text(err), 429)
+    except CardcoreError as err:
+        return error_answer(error_text(err), 400)
+    # whoever made it may close it (the token is kept hashed)
+    made = {**links(session), "owner": session.owner_token, "base": base_of(request)}
+    return JSONResponse(made, status_code=201)
+
+
+async def close_table(request: Request) -> Response:
+    if not json_type(request):
+        return JSONResponse({"error": 'send {"owner": TOKEN} as application/json'}, status_code=415)
+    try:
+        data = json.loads((await request.body())[:MAX_BODY])
+        token = data["owner"] if isinstance(data, dict) else None
+    except (ValueError, UnicodeDecodeError, RecursionError, KeyError):
+        token = None
+    if not isinstance(token, str):
+        return error_answer(T("owner: the token given when the table was made"), 400)
+    closed = await asyncio.to_thread(lobby_of(request).close_table, request.path_params["id"], token)
+    if not closed:  # no such table, or not its maker: the same answer
+        return error_answer(T("no table of yours with that id"), 404)
+    return JSONResponse({"closed": request.path_params["id"]})
+
+
+async def take_seat(request: Request) -> Response:
+    if not json_type(request):
+        return JSONResponse({"error": 'send {"name": NAME} as application/json'}, status_code=415)
+    try:
+        data = json.loads((await request.body())[:MAX_BODY])
+        name = data.get("name") if isinstance(data, dict) else None
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return error_answer(T("expected a JSON object"), 400)
+    said = request.path_params["seat"]
+    seat = int(said) if said.isascii() and said.isdigit() and len(said) < 4 else said
+    client = request.client.host if request.client else "?"
+    table_id = request.path_params["id"]
+    try:
+        session, token = await asyncio.to_thread(lobby_of(request).take, table_id, seat, name, client)
+    except NoSuchTable as err:
+        return error_answer(error_text(err), 404)
+    except SeatError as err:
+        return error_answer(error_text(err), 409)
+    except LimitError as err:
+        return error_answer(error_text(err), 429)
+    except CardcoreError as err:
+        return error_answer(error_text(err), 400)
+    answer = {
+        "id": session.id,
+        "name": session.name,
+        "title": session.table.game.title,
+        "seat": seat,
+        "player": session.table.names[seat],
+        "link": f"/seat/{token}",
+    }
+    return JSONResponse(answer, status_code=201)
+
+
+async def join_data(request: Request) -> Response:
+    lobby = lobby_of(request)
+    session = lobby.by_code(request.path_params["code"])
+    if session is None:
+        return error_answer(T("no table with that code"), 404)
+    found = lobby.describe(session)
+    return JSONResponse({"table": found, "url": base_of(request) + found["join"]})
+
+
+async def join_page(request: Request) -> Response:
+    if lobby_of(request).by_code(request.path_params["code"]) is None:
+        return not_found("table")
+    return HTMLResponse(page("join.html"))
+
+
+async def qr_code(request: Request) -> Response:
+    lobby = lobby_of(request)
+    session = lobby.sessions.get(request.path_params["id"])
+    seating = lobby.seating.get(request.path_params["id"])
+    if session is None or seating is None:
+        return PlainTextResponse("no table with that id", status_code=404)
+    svg = qr_svg(base_of(request) + f"/join/{seating.code}")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+async def seat_page(request: Request) -> Response:
+    found = lobby_of(request).find(request.path_params["token"])
+    if found is None or found[1] is None:
+        return not_found("seat")
+    return HTMLResponse(page("table.html"))
+
+
+async def watch_page(request: Request) -> Response:
+    found = lobby_of(request).find(request.path_params["token"])
+    if found is None or found[1] is not None:
+        return not_found("table")
+    return HTMLResponse(page("table.html"))
+
+
+async def missing(request: Request, exc: Exception) -> Response:
+    return not_found("page")
+
+
+async def socket(ws: WebSocket) -> None:
+    """``/ws/<token>``: refused while its address is flooded or holds too
+    many connections, else the table's frames out and its messages in."""
+    doors: Doors = ws.app.state.doors
+    client = ws.client.host if ws.client else "?"
+    if doors.flooded and doors.flooded.get(client, 0.0) > asyncio.get_running_loop().time():
+        await ws.close(code=FLOODED)  # before the handshake (a 403): reconnecting at once costs nothing
+        return
+    await ws.accept()
+    if doors.open_from[client] >= doors.max_connections:  # refused before the link is looked at
+        error = T("too many connections from your address ({n} at most)", n=doors.max_connections)
+        await ws.send_json({"type": "error", "error": error, "say": to_data(error), "fatal": True})
+        await ws.close(code=CROWDED)
+        return
+    doors.open_from[client] += 1  # counted from here: connections opened meanwhile see it
+    try:
+        await _table_socket(ws, client, doors)
+    finally:
+        doors.open_from[client] -= 1
+
+
+async def _table_socket(ws: WebSocket, client: str, doors: Doors) -> None:
+    found = await asyncio.to_thread(lobby_of(ws).claim, ws.path_params["token"])  # the seat is his now
+    if found is None:
+        unknown = T("unknown link: no such seat or table")
+        await ws.send_json({"type": "error", "error": unknown, "say": to_data(unknown), "fatal": True})
+        await ws.close(code=4404)
+        return
+    session, seat = found
+    loop = asyncio.get_running_loop()
+    out = Outbox()
+
+    def push(text: str, kind: str = "state") -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closing: nobody to send to
+            loop.call_soon_threadsafe(out.put, kind, text)
+
+    def refuse(error: str) -> None:
+        # "say": the same text as data, said in the page's language (cardcore.i18n.to_data)
+        out.put("error", json.dumps({"type": "error", "error": error, "say": to_data(error)}))
+
+    # ?changes=1: the page patches change frames (docs/WEB.md); else whole frames only
+    changes = ws.query_params.get("changes") == "1"
+    sub = Subscriber(seat, push, kick=lambda: push("", _KICK), changes=changes)
+    sub.client = client  # whose search CPU its hints spend
+    session.connect(sub)
+    sender = asyncio.create_task(_send(ws, out, lambda: session.resync(sub)))
+    receiver = asyncio.create_task(_receive(ws, session, sub, refuse, out, doors.budget))
+    try:
+        done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        if receiver in done and receiver.result() == _FLOOD:  # the sender says so, then closes
+            _flooded(doors.flooded, client)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(sender), SEND_TIMEOUT)
+    finally:
+        session.disconnect(sub)
+        for task in (sender, receiver):
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+
+def _flooded(flooded: dict[str, float], client: str) -> None:
+    """``client`` flooded: its new websockets are refused for ``FLOOD_PENALTY`` seconds."""
+    now = asyncio.get_running_loop().time()
+    if len(flooded) > 4096:
+        for gone in [a for a, until in flooded.items() if until <= now]:
+            del flooded[gone]
+    flooded[client] = now + FLOOD_PENALTY
+
+
+ROUTES = [
+    Route("/", lobby_page),
+    Route("/favicon.ico", favicon),
+    Route("/api/catalog", catalog),
+    Route("/i18n/{lang}.json", page_catalog),
+    Route("/api/tables", tables, methods=["GET", "POST"]),
+    Route("/api/tables/{id}", close_table, methods=["DELETE"]),
+    Route("/api/tables/{id}/seats/{seat}", take_seat, methods=["POST"]),
+    Route("/api/tables/{id}/qr.svg", qr_code),
+    Route("/api/join/{code}", join_data),
+    Route("/join/{code}", join_page),
+    Route("/seat/{token}", seat_page),
+    Route("/watch/{token}", watch_page),
+    WebSocketRoute("/ws/{token}", socket),
+    Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+]
 
 
 def error_text(err: Exception) -> str:

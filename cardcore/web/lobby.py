@@ -260,7 +260,7 @@ class Lobby:
                 away_limit=self.away_limit,
             )
             session.client = client
-            session.store = self.store
+            session.journal.store = self.store
             session.budget = self.search_budget  # hints; the bots too, of a table made in the lobby
             if client is not None:  # made in the lobby: its maker may close it
                 session.owner_token = secrets.token_urlsafe(16)
@@ -321,7 +321,7 @@ class Lobby:
             with self._lock:
                 self.sessions.pop(session.id, None)
                 self.seating.pop(session.id, None)
-            session._forget()
+            session.forget()
             raise CardcoreError(f"{log_path}: cannot open the table's log ({err.strerror or err})") from None
         self._start_janitor()
         return session
@@ -372,7 +372,7 @@ class Lobby:
                 # a table stored before seats were claimed: each person's seat is his link's
                 claimed = {int(i) for i in data.get("claimed", session.people)}
                 session.restore(table_id, data, self.store.journal(table_id))
-                session.store = self.store
+                session.journal.store = self.store
             except StoreError as err:  # its journal cannot be read: not resumed, not closed
                 broken(table_id, message(err))
                 continue
@@ -476,11 +476,7 @@ class Lobby:
             session.link_hashes[seat] = token_hash(token)  # the seat's first link is unknown from now on
             session.links.pop(seat, None)
             self.seating[session.id].claimed.add(seat)
-            with session._cond:
-                session.table.names[seat] = name
-                # a new description, not the old one changed: a frame kept to compare with keeps the old
-                session._info = {**session._info, "names": list(session.table.names)}
-                session._publish()  # everyone at the table sees his name
+            session.rename(seat, name)  # everyone at the table sees his name
         return session, token
 
     def _spend_take(self, client: str | None) -> None:
@@ -526,7 +522,7 @@ class Lobby:
         if session is None or not session.owned_by(token):
             return False
         session.stop(timeout=2.0)
-        session._forget()
+        session.forget()
         with self._lock:
             self._drop(session)
         return True
@@ -550,7 +546,7 @@ class Lobby:
             expiry = self.idle_expiry if came else min(self.idle_expiry, self.unclaimed_expiry)
             if session.ended is None and not session.has_people() and now - session.active > expiry:
                 session.stop(timeout=2.0)
-                session._forget()
+                session.forget()
                 if session.ended is None:
                     session.ended = now
             if session.ended is not None and now - session.ended > self.keep_ended:
