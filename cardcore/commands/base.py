@@ -15,7 +15,7 @@ import importlib
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -44,11 +44,11 @@ def install_click_words() -> None:
 
     for name in ("core", "decorators", "exceptions", "formatting", "parser", "termui", "types", "utils"):
         with contextlib.suppress(ImportError):
-            module = importlib.import_module(f"click.{name}")
-            if hasattr(module, "_"):
-                module._ = said  # type: ignore[attr-defined]
-            if hasattr(module, "ngettext"):
-                module.ngettext = said_n  # type: ignore[attr-defined]
+            names = vars(importlib.import_module(f"click.{name}"))  # the module's own globals
+            if "_" in names:
+                names["_"] = said
+            if "ngettext" in names:
+                names["ngettext"] = said_n
 
 
 install_click_words()
@@ -181,7 +181,7 @@ def friendly(fn: F) -> F:
         except CardcoreError as err:
             raise UserError(one_line(i18n.render(message(err)), 600)) from None
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)  # functools.wraps keeps the signature the type says
 
 
 class Env:
