@@ -63,6 +63,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardcore.decision import Decision
+from cardcore.errors import TableError
 from cardcore.game import DealState, Observation
 from cardcore.moves import Move
 from cardcore.reads import Reader, seat_bots
@@ -82,8 +83,6 @@ CEILING_SECONDS = MAX_MS / 1000
 
 def _bounded(name: str, value: Any, most: float) -> float:
     """``value`` of option ``name`` as a number from 0 to ``most``, or a one-line ``TableError``."""
-    from cardcore.errors import TableError
-
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -140,14 +139,10 @@ class IsmctsPlayer:
         self.confidence = _bounded("confidence", confidence, 1e9)
         self.rollout_kind = rollout
         if rollout != "random" and rollout not in table.player_kinds:
-            from cardcore.errors import TableError
-
             raise TableError(f"ismcts: rollout={rollout!r} is no player kind of {table.game.name}")
         self.prior: Any = None
         if prior != "none":
             if prior not in table.player_kinds or prior == "ismcts":
-                from cardcore.errors import TableError
-
                 raise TableError(f"ismcts: prior={prior!r} is no player kind of {table.game.name}")
             self.prior = table.player_kinds[prior](table, seat, random.Random(rng.random()))
         self.prior_kind = prior
@@ -155,8 +150,6 @@ class IsmctsPlayer:
         self.depth = int(_bounded("depth", depth, MAX_ITERATIONS))
         self.explore = _bounded("explore", explore, 1)
         if not 0 <= self.explore <= 1 or (self.explore and rollout == "random"):
-            from cardcore.errors import TableError
-
             raise TableError(
                 f"ismcts: explore={explore!r} is a share (0 to 1) of a rollout bot's moves (rollout=greedy)"
             )
@@ -164,24 +157,16 @@ class IsmctsPlayer:
         self.others = bool(others)
         self.plain = bool(plain)
         if (self.puct or macro or self.others) and self.prior is None:
-            from cardcore.errors import TableError
-
             raise TableError(
                 "ismcts: puct, macro and others follow the prior's moves: name one (prior=greedy)"
             )
         if not 0 <= self.puct < 1:
-            from cardcore.errors import TableError
-
             raise TableError(f"ismcts: puct={puct!r} is the prior move's share, from 0 to below 1")
         self.reader: Reader | None = None
         if model != "none":
             if model not in table.player_kinds or model == "ismcts":
-                from cardcore.errors import TableError
-
                 raise TableError(f"ismcts: model={model!r} is no player kind of {table.game.name}")
             if _bounded("doubt", doubt, 1) <= 0:
-                from cardcore.errors import TableError
-
                 raise TableError(
                     f"ismcts: doubt={doubt!r} is a share of the other seats' moves (above 0, to 1)"
                 )

@@ -62,12 +62,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcore.cards import Card
-from cardcore.decision import Step
+from cardcore.decision import Decision, Step
 from cardcore.errors import IllegalMoveError, PluginError
 from cardcore.game import DealState, unseen_order
 from cardcore.match import DealResult, Match
 from cardcore.moves import Move
-from cardcore.runner import Listener, make_players, play_deal
+from cardcore.players import reason_not
+from cardcore.runner import Listener, make_player, make_players, play_deal
 from cardcore.table import Table
 
 
@@ -721,8 +722,6 @@ class _Imagined:
     sampler, a search and *why not?* make of it."""
 
     def __init__(self, table: Table, match: Match, state: DealState, seat: int, index: int) -> None:
-        from cardcore.decision import Decision
-
         self.table, self.state, self.seat = table, state, seat
         self.decision = Decision(table, match, state, seat, len(match.deals) + 1, index)
 
@@ -730,8 +729,6 @@ class _Imagined:
         return self.table.dump_state(self.table.sample_state(self.state, self.seat, random.Random(rng)))
 
     def searched(self, spec: str, rng: str, moves: list[Move]) -> tuple[str, list[tuple[str, int, float]]]:
-        from cardcore.runner import make_player
-
         bot: Any = make_player(self.table, spec, self.seat, random.Random(rng))
         observation = self.table.observe(self.state, self.seat)
         move = bot.choose(observation if bot.needs_observation else None, tuple(moves), self.decision)
@@ -739,8 +736,6 @@ class _Imagined:
         return str(move), [(str(m), n, round(p, 9)) for m, n, p in rows]
 
     def why(self, c: Card, moves: list[Move]) -> str | None:
-        from cardcore.players import reason_not
-
         reason = reason_not(self.table, self.decision.explain, c, moves)
         return None if reason is None else str(reason)
 
