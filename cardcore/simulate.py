@@ -30,7 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from cardcore.errors import CardcoreError
 from cardcore.i18n import T
+from cardcore.log import GameLog
 from cardcore.runner import ConservationCheck, Listener, make_players, play_match
 from cardcore.seeds import match_seed
 
@@ -91,7 +93,6 @@ def _table(
 def play_chunk(spec: SimSpec, first: int, count: int, max_deals: int | None = None) -> ChunkResult:
     """Play matches ``first`` … ``first + count - 1``; ``max_deals`` cuts the
     last one (the parent's replay of the match in which the N-th deal falls)."""
-    from cardcore.log import GameLog
 
     start = time.process_time()
     table = _table(spec.game, spec.players, spec.options, spec.house_rules)
@@ -188,8 +189,6 @@ class RayBackend(Backend):
         try:
             import ray
         except ImportError:
-            from cardcore.errors import CardcoreError
-
             raise CardcoreError(T("--backend ray needs Ray: pip install 'cardcore[ray]'")) from None
         self.ray = ray
         if not ray.is_initialized():
@@ -266,7 +265,6 @@ def start_local_ray(ray: Any, jobs: int | None = None) -> None:
         opened = [f"? ({type(err).__name__}: {str(err)[:80]})"]
     if opened:
         ray.shutdown()
-        from cardcore.errors import CardcoreError
 
         raise CardcoreError(
             T(
@@ -451,8 +449,6 @@ def simulate(
     """
     import click
 
-    from cardcore.log import GameLog
-
     spec = SimSpec(
         table.game.name,
         table.players,
@@ -482,8 +478,6 @@ def simulate(
                 with contextlib.suppress(OSError, AttributeError, ValueError, io.UnsupportedOperation):
                     os.fsync(log.fileno())
             except OSError as err:
-                from cardcore.errors import CardcoreError
-
                 raise CardcoreError(
                     T(
                         "{name}: cannot write the log ({error}); every complete line before is kept",
