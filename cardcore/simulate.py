@@ -19,6 +19,7 @@ deals, moves and log lines are exactly the serial run's.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import logging
 import os
@@ -33,8 +34,10 @@ from typing import IO, Any
 from cardcore.errors import CardcoreError
 from cardcore.i18n import T
 from cardcore.log import GameLog
+from cardcore.plugins import discover
 from cardcore.runner import ConservationCheck, Listener, make_players, play_match
 from cardcore.seeds import match_seed
+from cardcore.table import Table
 
 CHUNK_SECONDS = 0.25  # CPU time a chunk should take: short enough for progress and Ctrl-C
 
@@ -75,15 +78,12 @@ _TABLES: dict[tuple[Any, ...], Any] = {}  # a process's tables, by description
 
 def _table(
     game: str, players: int, options: tuple[tuple[str, Any], ...], house_rules: tuple[str, ...]
-) -> Any:
+) -> Table:
     """The table a description names, built once per process (``simulate``
     leaves its own table here before a pool forks: no worker builds it again)."""
     key = (game, players, options, house_rules)
     table = _TABLES.get(key)
     if table is None:
-        from cardcore.plugins import discover
-        from cardcore.table import Table
-
         if len(_TABLES) >= 4:
             _TABLES.clear()
         table = _TABLES[key] = Table.from_names(discover(), game, players, dict(options), list(house_rules))
@@ -150,7 +150,7 @@ class Serial(Backend):
 def worker_start() -> None:
     """A pool worker: Ctrl-C is the parent's to handle, and a worker whose
     parent is gone (killed outright) stops instead of lingering."""
-    import threading
+    import threading  # only a run that can be stopped by a signal needs it
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
@@ -168,7 +168,7 @@ class ProcessPool(Backend):
     """Chunks on local processes (``--jobs N``)."""
 
     def __init__(self, jobs: int) -> None:
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import ProcessPoolExecutor  # --jobs: a pool only when asked
 
         self.workers = jobs
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_start)
@@ -187,7 +187,7 @@ class RayBackend(Backend):
 
     def __init__(self, address: str | None, jobs: int | None = None) -> None:
         try:
-            import ray
+            import ray  # an optional extra (cardcore[ray])
         except ImportError:
             raise CardcoreError(T("--backend ray needs Ray: pip install 'cardcore[ray]'")) from None
         self.ray = ray
@@ -229,8 +229,6 @@ def start_local_ray(ray: Any, jobs: int | None = None) -> None:
     Its processes' listening sockets are then checked (``ray_listening``):
     where Ray cannot be held to loopback, it is shut down and the run refused
     in one line, naming ``--jobs`` (this machine's processes) instead."""
-    import importlib
-
     # Ray's module read when it picks the node's address (missing in another
     # Ray: the check of the sockets below decides)
     ray_constants: Any = None
@@ -280,7 +278,7 @@ def ray_listening() -> list[str]:
     """The addresses (``ip:port``) on which this process and the processes it
     started (a local Ray's: GCS, raylet, object manager, agents, workers)
     listen for TCP connections."""
-    import psutil
+    import psutil  # with Ray only (the ray extra)
 
     me = psutil.Process()
     out = []
@@ -296,7 +294,7 @@ def ray_listening() -> list[str]:
 def is_loopback(address: str) -> bool:
     """Whether ``ip:port`` is on the loopback address (127.0.0.0/8, ::1, or
     127.0.0.1 as IPv6 writes it, ::ffff:127.0.0.1)."""
-    import ipaddress
+    import ipaddress  # with Ray only: which addresses are loopback
 
     host = address.rsplit(":", 1)[0].strip("[]")
     try:
@@ -447,7 +445,7 @@ def simulate(
     Ctrl-C the summary of the matches merged so far is returned with
     ``"interrupted": true``.
     """
-    import click
+    import click  # the progress bar: loaded when a run starts, not with the module (workers)
 
     spec = SimSpec(
         table.game.name,
