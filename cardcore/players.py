@@ -179,7 +179,7 @@ def reason_not(
     the legal moves that lay a card. None: the game gives no reason. Called by
     the terminal (``why``, a card typed that plays no move) and the browser's
     *why not?*."""
-    first = getattr(table.plugin, "card_kind", None)
+    first = table.plugin.card_kind
     kinds = dict.fromkeys([*([first] if first else []), *(m.kind for m in moves if m.card is not None)])
     for kind in kinds:
         reason = explain(Move(kind, c))
@@ -210,7 +210,7 @@ def advise(
     canonical order), with ``rng``, by default ``hint_rng``: a secret of the
     match, never a fixed number, so that nobody can replay the hint offline
     against the arrangements he cannot tell apart."""
-    level = getattr(table.plugin, "hint_level", "hard")
+    level = table.plugin.hint_level
     if level in table.player_kinds and decision is not None:
         if rng is None:
             rng = hint_rng(decision)

@@ -65,7 +65,7 @@ class HumanPlayer:
         self.before_view: Callable[[], None] | None = None  # `cardcore play`: the printer's flush
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
-        self.by_rank = not getattr(table.plugin, "suits_matter", True)  # Canasta: 9S names any 9
+        self.by_rank = not table.plugin.suits_matter  # Canasta: 9S names any 9
         self.input: Callable[[str], str] = _prompt
         self.echo: Callable[[str], None] = click.echo
 
@@ -79,7 +79,7 @@ class HumanPlayer:
 
     def kind_word(self, kind: str) -> str:
         """A kind of move as a person reads it (the game's ``NP_("move kind", …)``)."""
-        return label(kind, getattr(self.table.plugin, "domain", "cardcore"), "move kind")
+        return label(kind, self.table.plugin.domain, "move kind")
 
     def menu(self, moves: Sequence[Move]) -> list[tuple[str, list[Move]]]:
         """The entries to show: each move, or, when there are more than
@@ -231,8 +231,7 @@ class HumanPlayer:
         """The moves as his hand is shown: first those that lay no card of it
         (draw, take the pile …), then by the place of the first card they lay
         (the game's order kept among the moves of one card)."""
-        order = getattr(self.table.plugin, "hand_order", None)
-        hand = sorted(observation.hand, key=order) if order is not None else list(observation.hand)
+        hand = sorted(observation.hand, key=self.table.plugin.hand_order)
         place: dict[str, int] = {}
         for i, c in enumerate(hand):
             place.setdefault(c.name, i)
@@ -301,7 +300,7 @@ class HumanPlayer:
     def _kinds(self, moves: Sequence[Move]) -> list[str]:
         """The move kinds a person may name: the game's (``GamePlugin.card_kind``
         first) and those of the legal moves."""
-        first = getattr(self.table.plugin, "card_kind", None)
+        first = self.table.plugin.card_kind
         return list(dict.fromkeys([*([first] if first else []), *(m.kind for m in moves)]))
 
     def why_not(self, c: Any, moves: Sequence[Move]) -> str:
@@ -415,9 +414,9 @@ class HumanPlayer:
             self.echo("  " + _("new in your hand: {cards}").format(cards=" ".join(card_text(c) for c in new)))
         self.last_hand = [c.name for c in observation.hand]
         self.last_deal = deal
-        order = getattr(self.table.plugin, "hand_order", None)
-        item = getattr(self.table.plugin, "show_item", None)
-        domain = getattr(self.table.plugin, "domain", "cardcore")
+        order = self.table.plugin.hand_order
+        item = self.table.plugin.show_item
+        domain = self.table.plugin.domain
         view, hand = observation_parts(
             observation, self.table.names, hand_order=order, item=item, domain=domain
         )

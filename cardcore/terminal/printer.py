@@ -49,7 +49,7 @@ class Printer(Listener):
     @property
     def domain(self) -> str:
         """The game's catalog (its texts' words)."""
-        return getattr(self.table.plugin, "domain", "cardcore")
+        return self.table.plugin.domain
 
     def say(self, text: str) -> str:
         """A game's text in the language in use, cards in the terminal's
@@ -67,7 +67,7 @@ class Printer(Listener):
         obs = self.table.spectate(state)
         for key in ("table",):
             if key in obs.public:
-                item = getattr(self.table.plugin, "show_item", None)
+                item = self.table.plugin.show_item
                 shown = show_value(obs.public[key], names=self.names, item=item, domain=self.domain)
                 # i18n: a view item: its label and its value ("table: 3♦ ★15")
                 click.echo("  " + _("{label}: {value}").format(label=label(key, self.domain), value=shown))
@@ -125,8 +125,7 @@ class Printer(Listener):
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         self.flush()
-        deal_events = getattr(self.table.plugin, "deal_events", None)
-        for line in deal_events(state, self.names) if deal_events is not None else []:
+        for line in self.table.plugin.deal_events(state, self.names):
             as_written = (
                 not isinstance(line, i18n.Text) and i18n.language() == i18n.SOURCE
             )  # English: as before

@@ -592,7 +592,7 @@ class Lobby:
             g["kinds"] = ["human", *sorted((k for k in t.player_kinds if k != "human"), key=_level_first)]
             # the texts as data too (cardcore.i18n.to_data): a page says them in its language;
             # an option's description is looked up in the game's catalog (its msgid)
-            domain = getattr(t.plugin, "domain", "cardcore")
+            domain = t.plugin.domain
             g["domain"] = domain
             g["title_say"] = to_data(t.game.title)
             for option in g["options"].values():

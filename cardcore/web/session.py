@@ -146,7 +146,7 @@ class TableSession:
         self.specials = frozenset(c.name for c in table.deck if c.special)  # names a move may name
         # False: a move listed for a card stands for any card of its rank,
         # and the card the person picked is the one laid (Canasta, N8a)
-        self.suits_matter = bool(getattr(table.plugin, "suits_matter", True))
+        self.suits_matter = bool(table.plugin.suits_matter)
         self._info = {
             "id": self.id,
             "name": name,
@@ -167,7 +167,7 @@ class TableSession:
             "title_say": to_data(table.game.title),
             "house_rule_says": [to_data(h.summary) for h in table.house_rules],
             "goal_say": to_data(table.goal()),
-            "domain": getattr(table.plugin, "domain", "cardcore"),  # the game's catalog (its data's words)
+            "domain": table.plugin.domain,  # the game's catalog (its data's words)
             "suits_matter": self.suits_matter,
             "away_limit": away_limit,  # seconds a seat is away before the others may hand it to a bot
         }
@@ -380,13 +380,14 @@ class TableSession:
     def _refresh(self, state: DealState) -> None:
         """The game thread, at a step: every view computed anew from ``state``."""
         table = self.table
-        order = getattr(table.plugin, "hand_order", None)
+        order = table.plugin.hand_order
         views: dict[int | None, dict[str, Any]] = {}
         for seat in self.people:
             obs = table.observe(state, seat)
             view = obs.to_json()
-            if order is not None:  # the hand as a person holds it (the game's order)
-                view["hand"] = [c.name for c in sorted(obs.hand, key=order)]
+            view["hand"] = [
+                c.name for c in sorted(obs.hand, key=order)
+            ]  # as a person holds it (the game's order)
             views[seat] = view
         views[None] = table.spectate(state).to_json()
         with self._cond:

@@ -76,9 +76,8 @@ class Steps(Listener):
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         s, table, status = self.s, self.s.table, self.s.status
-        deal_events = getattr(table.plugin, "deal_events", None)
         with s._cond:
-            for line in deal_events(state, table.names) if deal_events is not None else []:
+            for line in table.plugin.deal_events(state, table.names):
                 s.publisher.say(line, kind="event")
             status.result = {**result.to_json(), "totals": list(match.scores)}
             status.sheet.append({"deal": result.number, "points": [side.points for side in result.sides]})
