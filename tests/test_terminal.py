@@ -264,3 +264,12 @@ def test_sides_are_named_by_their_players(registry):
     assert named_sides("side 0's pile and side 7's", ["A", "B", "C", "D"], [(0, 2), (1, 3)]) == (
         "A & C's pile and side 7's"
     )
+
+
+def test_cards_typed_beyond_a_meld_go_onto_that_meld():
+    """Issue 48, item 2: ``meld 8 8 2 2`` melds 8♣ 8♠ 2♦ and adds 2♥ to the 8s
+    just melded (N8), not to the side's aces, the first meld listed that takes it."""
+    position = str(POSITIONS / "canasta" / "n8_meld_then_add_typed.yaml")
+    code, out = run_cli("play", "--from", position, "--seed", "1", input="meld 8 8 2 2\nq\nn\n")
+    assert code == 0 and "You: meld 8♣ 8♠ 2♦ · add 2♥ to the 8 meld" in out, out
+    assert "add 2♥ to the A meld" not in out

@@ -65,6 +65,7 @@ class HumanPlayer:
         self.before_view: Callable[[], None] | None = None  # `cardcore play`: the printer's flush
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
+        self.pending_onto: Any = None  # the rank of the meld they were typed with
         self.by_rank = not table.plugin.suits_matter  # Canasta: 9S names any 9
         self.input: Callable[[str], str] = _prompt
         self.echo: Callable[[str], None] = click.echo
@@ -222,6 +223,7 @@ class HumanPlayer:
             cards = list(m.get("cards") or ()) or ([m.card] if m.card is not None else [])
             if cards and len(cards) <= len(tokens) and covers(tokens[: len(cards)], cards, self.by_rank):
                 self.pending = tokens[len(cards) :]
+                self.pending_onto = m.get("rank")  # the cards beyond go onto this meld first
                 return m
         return _("no legal {kind} with {cards}: choose one of the numbered moves").format(
             kind=self.kind_word(kind), cards=" ".join(tokens)
@@ -392,9 +394,15 @@ class HumanPlayer:
         """The next card of a typed "meld 9 9 9 2" beyond the meld: added one by one."""
         while self.pending:
             token = self.pending.pop(0)
-            for m in moves:
-                if m.kind == "add" and m.card is not None and covers([token], [m.card], self.by_rank):
-                    return self.as_named(m, [token], moves)
+            adds = [
+                m
+                for m in moves
+                if m.kind == "add" and m.card is not None and covers([token], [m.card], self.by_rank)
+            ]
+            # onto the meld he typed ("meld 8 8 2 2": the 2s go on the 8s), else the first that takes it
+            adds.sort(key=lambda m: m.get("rank") != self.pending_onto)
+            if adds:
+                return self.as_named(adds[0], [token], moves)
             self.echo("  ! " + _("{card} cannot be added now").format(card=token))
             self.pending = []
         return None
