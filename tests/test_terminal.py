@@ -273,3 +273,17 @@ def test_cards_typed_beyond_a_meld_go_onto_that_meld():
     code, out = run_cli("play", "--from", position, "--seed", "1", input="meld 8 8 2 2\nq\nn\n")
     assert code == 0 and "You: meld 8♣ 8♠ 2♦ · add 2♥ to the 8 meld" in out, out
     assert "add 2♥ to the A meld" not in out
+
+
+def test_undo_goes_past_his_own_forced_moves():
+    """Issue 48, item 4: after a decision followed by a move of his own that
+    played itself (his only move), ``u`` goes back to that decision, and ``u``
+    again to the one before it: it used to replay the forced move and bring him
+    back to the same prompt, for ever."""
+    code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "11", input="1\n1\nu\nu\nq\nn\n")
+    assert code == 0
+    prompts = out.split("— undone: back to your previous decision —")
+    assert len(prompts) == 3
+    after_first, after_second = prompts[1], prompts[2]
+    assert "your hand (You): K♥ 4♠" in after_first  # the decision before the forced 4♠
+    assert "your hand (You): 4♣ K♥ 4♠" in after_second  # and the one before that
