@@ -531,3 +531,20 @@ def test_a_new_match_frame_is_consistent(tmp_path, registry):
                 assert f["history"] and f["history"][0]["text"] == "Match 2", f["history"][:2]
             if st["match"] == 1 and st["phase"] == "match_over":
                 assert st["winners"] is not None
+
+
+def test_a_name_taken_at_a_seat_is_on_every_page(tmp_path, registry):
+    """Issue 48, item 3: a person who takes an unnamed seat is called by his
+    name in the frames every page reads (``name_says``, which the seat plate,
+    the score line, the results and the away notice show), not by the
+    placeholder ("Player 1") that ``names`` alone used to replace."""
+    with served(tmp_path, registry) as (_, http):
+        made = http.post("/api/tables", json=TWO_PEOPLE).json()
+        taken = http.post(f"/api/tables/{made['id']}/seats/1", json={"name": "Ana"})
+        assert taken.status_code == 201
+        for link in (made["watch"], made["seats"][0]["link"], taken.json()["link"]):
+            with http.websocket_connect(f"/ws/{token(link)}") as ws:
+                frame = ws.receive_json()
+                assert frame["type"] == "state"
+                info = frame["table"]
+                assert info["names"][1] == "Ana" and info["name_says"][1] == "Ana", info["name_says"]

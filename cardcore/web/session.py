@@ -541,7 +541,10 @@ class TableSession:
         with self._cond:
             self.table.names[seat] = name
             # a new description, not the old one changed: a frame kept to compare with keeps the old
-            self._info = {**self._info, "names": list(self.table.names)}
+            names = self.table.names
+            # both forms of the names: the pages show "name_says" (a default name said in
+            # each page's language); refreshing "names" alone kept the placeholder there
+            self._info = {**self._info, "names": list(names), "name_says": [to_data(n) for n in names]}
             self.publisher.publish()
 
     def stop(self, timeout: float = 10.0) -> None:
