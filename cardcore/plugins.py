@@ -29,6 +29,8 @@ from typing import Any
 
 import pluggy
 
+from cardcore.entry_points import ENV_DISABLE as ENV_DISABLE
+from cardcore.entry_points import register_entry_points
 from cardcore.errors import CardcoreError
 from cardcore.game import GameSpec, HouseRuleSpec
 from cardcore.hookspecs import PROJECT, DiscoverySpec
@@ -37,7 +39,6 @@ from cardcore.text import describe
 
 GROUPS = ("cardcore.games", "cardcore.house_rules")
 BUILTIN = "cardcore_plugins"  # the import name of plugins/
-ENV_DISABLE = "CARDCORE_DISABLE_PLUGINS"
 ENV_TRACE = "CARDCORE_TRACE_HOOKS"
 
 
@@ -167,11 +168,6 @@ class Registry:
         return [h for h in self.house_rules.values() if h.game == game]
 
 
-def _disabled() -> set[str]:
-    raw = os.environ.get(ENV_DISABLE, "")
-    return {x.strip() for x in raw.split(",") if x.strip()}
-
-
 @dataclass(frozen=True)
 class BuiltIn:
     """A built-in plugin module, found in a folder of ``plugins/``: shaped like
@@ -219,7 +215,6 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
     pm.add_hookspecs(DiscoverySpec)
     registry = Registry()
     if use_entry_points:
-        disabled = _disabled()
         found: list[tuple[str, Any]] = [(b.group, b) for b in builtins()]
         # an older install may still declare the built-ins as entry points: the
         # folder's is the one loaded (same name), the entry point is skipped
@@ -227,26 +222,7 @@ def discover(plugins: Iterable[object] = (), use_entry_points: bool = True) -> R
             ((group, ep) for group in GROUPS for ep in entry_points(group=group)),
             key=lambda g_ep: (g_ep[0], g_ep[1].name),
         )
-        for group, ep in found:
-            qualified = f"{group}:{ep.name}"
-            if ep.name in disabled or qualified in disabled or pm.has_plugin(qualified):
-                continue
-            try:
-                plugin = ep.load()
-            except Exception as err:  # a broken package must not break the others
-                registry.warn(qualified, ep, T("cannot be imported ({error})", error=describe(err)))
-                continue
-            if pm.is_registered(plugin):
-                continue
-            try:
-                pm.register(plugin, name=qualified)
-                pm.check_pending()
-            except Exception as err:
-                if pm.is_registered(plugin):
-                    pm.unregister(plugin)
-                registry.warn(qualified, ep, T("is not a valid plugin ({error})", error=describe(err)))
-                continue
-            registry.sources[qualified] = ep.value
+        registry.sources.update(register_entry_points(pm, found, registry.warn))
     for plugin in plugins:
         if not pm.is_registered(plugin):
             pm.register(plugin)

@@ -23,7 +23,6 @@ from typing import Any
 import click
 
 GROUP = "cardcore.commands"
-ENV_DISABLE = "CARDCORE_DISABLE_PLUGINS"  # as cardcore.plugins.ENV_DISABLE (not imported: pydantic)
 
 
 def declared() -> bool:
@@ -71,6 +70,7 @@ def register_plugin_commands(
 
     import pluggy
 
+    from cardcore.entry_points import register_entry_points
     from cardcore.hookspecs import PROJECT, DiscoverySpec
     from cardcore.i18n import T
     from cardcore.text import describe
@@ -80,29 +80,10 @@ def register_plugin_commands(
     problems: list[tuple[str, str | None, Any]] = []  # (plugin, its module, what is wrong)
     sources: dict[str, str] = {}
     if use_entry_points:
-        disabled = {x.strip() for x in os.environ.get(ENV_DISABLE, "").split(",") if x.strip()}
-        for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name):
-            qualified = f"{GROUP}:{ep.name}"
-            if ep.name in disabled or qualified in disabled or pm.has_plugin(qualified):
-                continue
-            try:
-                plugin = ep.load()
-            except Exception as err:  # a broken package must not break the command
-                problems.append((qualified, ep.value, T("cannot be imported ({error})", error=describe(err))))
-                continue
-            if pm.is_registered(plugin):
-                continue
-            try:
-                pm.register(plugin, name=qualified)
-                pm.check_pending()
-            except Exception as err:
-                if pm.is_registered(plugin):
-                    pm.unregister(plugin)
-                problems.append(
-                    (qualified, ep.value, T("is not a valid plugin ({error})", error=describe(err)))
-                )
-                continue
-            sources[qualified] = ep.value
+        found = [(GROUP, ep) for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name)]
+        sources = register_entry_points(
+            pm, found, lambda name, ep, why: problems.append((name, ep.value, why))
+        )
     for plugin in plugins:
         if not pm.is_registered(plugin):
             pm.register(plugin)
