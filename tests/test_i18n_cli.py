@@ -217,3 +217,12 @@ def test_rules_lang_option_is_the_global_one() -> None:
     code2, out2 = run_cli("--lang", "fr", "rules", "carrousel")
     assert code1 == code2 == 0 and out1 == out2
     assert i18n.language() in i18n.languages()
+
+
+def test_lang_is_taken_after_the_command_too():
+    """Issue 48, item 7: ``cardcore play carrousel --lang fr`` was refused; the
+    group's ``--lang`` is every command's option too, after its name."""
+    code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "3", "--lang", "fr", input="q\nn\n")
+    assert code == 0 and "Partie arrêtée." in out, out
+    code, out = run_cli("simulate", "carrousel", "--deals", "1", "--lang", "xx")
+    assert code == 2 and "unknown language 'xx'" in out

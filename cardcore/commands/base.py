@@ -129,9 +129,29 @@ def lang_option(what: str) -> Callable[[F], F]:
     )
 
 
+#: the help of a command's own ``--lang`` (the group's global option, taken after the command too)
+LANG_AFTER = "Language of everything shown, as `cardcore --lang CODE COMMAND`: en, fr, pl, lt."
+
+
 class GameCommand(TranslatedHelp):
     """A command whose ``--help`` after a GAME (``cardcore play canasta
-    --help``) gives ``--players`` that game's own range."""
+    --help``) gives ``--players`` that game's own range; every command takes
+    the group's ``--lang`` after its name too (``cardcore play carrousel
+    --lang fr``), unless it has a ``--lang`` of its own."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not any(p.name == "lang" for p in self.params):
+            self.params.append(
+                click.Option(
+                    ["--lang"],
+                    metavar="CODE",
+                    is_eager=True,
+                    expose_value=False,
+                    callback=_choose_language,
+                    help=LANG_AFTER,
+                )
+            )
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["cardcore.argv"] = list(args)  # read by the help, which click shows while parsing
