@@ -459,3 +459,12 @@ def test_the_player_count_is_the_game_s_own_range():
     assert code == 0 and "1<=x<=99" not in out and "--players N" in out
     code, out = run_cli("simulate", "carrousel", "--players", "0", "--deals", "1")
     assert code == 2 and "carrousel is played by 2 to 4 players, not 0" in out
+
+
+def test_score_says_the_breakdown_in_words():
+    """Issue 48, item 7: the score calculator's breakdown in words
+    (``red threes``, ``going out``), not the keys of the data (``red_threes``)."""
+    code, out = run_cli("score", str(POSITIONS / "canasta" / "n14_score.yaml"))
+    assert code == 0 and "red threes 200, going out 100" in out and "red_threes" not in out, out
+    code, out = run_cli("--lang", "fr", "score", str(POSITIONS / "canasta" / "n14_score.yaml"))
+    assert code == 0 and "trois rouges 200" in out, out

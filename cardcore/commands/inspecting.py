@@ -186,8 +186,13 @@ def score(scenario: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"game": table.game.name, "sides": [s.to_json() for s in sides]}))
         return
+    from cardcore.render import label  # the engine: loaded when the command runs
+
     for i, s in enumerate(sides):
-        detail = ", ".join(f"{i18n.render(k)} {v}" for k, v in s.breakdown.items())
+        # the breakdown's keys in words ("red threes", not red_threes), in the language in use
+        detail = ", ".join(
+            f"{label(k, table.plugin.domain, 'breakdown')} {v}" for k, v in s.breakdown.items()
+        )
         click.echo(
             _n(
                 "side {side} (seats {seats}): {n} point  [{detail}]",
