@@ -272,17 +272,14 @@ def _why_this(table: Table, move: Move, rows: list[tuple[Move, int, float]]) -> 
     if rows[0][0] != move:
         # the search kept its prior's move (``ismcts:confidence``): the other's lead was
         # within the noise of the deals imagined
-        # i18n: {gap}: points, one decimal (2.9)
+        # (no figure: one that says the other move did better contradicts the advice)
         return T(
-            "I would play {move}: {other} did {gap} points better in too few imagined deals to be sure",
+            "I would play {move}: {other} looked better, but in too few imagined deals to be sure",
             move=mine_text,
-            gap=said,
             other=table.move_text(other),
         )
-    # i18n: {gap}: points, one decimal (2.9)
     return T(
-        "I would play {move}: the move I tried most; {other} did {gap} points better in fewer tries",
+        "I would play {move}: the move I tried most; {other} looked better in fewer tries",
         move=mine_text,
-        gap=said,
         other=table.move_text(other),
     )

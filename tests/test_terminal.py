@@ -48,7 +48,8 @@ def test_a_hint_says_when_it_kept_greedys_move_on_too_few_deals():
     code, out = run_cli("play", "canasta", "--players", "4", "--seed", "1", input="h\nq\n")
     hint = out.split("hint:")[1].splitlines()[0]
     assert code == 0 and hint.startswith(" I would play meld 8♦ 8♥ 8♠: ")
-    assert hint.endswith("points better in too few imagined deals to be sure")
+    assert hint.endswith("looked better, but in too few imagined deals to be sure")
+    assert "points better" not in hint  # no figure that contradicts the advice (issue 48, item 7)
 
 
 def test_save_and_resume(tmp_path, monkeypatch):
