@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from conftest import POSITIONS, run_cli
 
 
@@ -288,3 +289,26 @@ def test_undo_goes_past_his_own_forced_moves():
     after_first, after_second = prompts[1], prompts[2]
     assert "your hand (You): K♥ 4♠" in after_first  # the decision before the forced 4♠
     assert "your hand (You): 4♣ K♥ 4♠" in after_second  # and the one before that
+
+
+@pytest.mark.parametrize(
+    "typed,again,answer",
+    [("1\ny\n", True, True), ("1\nn\n", True, False), ("y\n", False, True), ("\n", False, False)],
+)
+def test_another_match_asks_again_when_the_answer_is_neither(typed, again, answer):
+    """Issue 48, item 7: ``Another match? (y/n): 1`` stopped quietly; an answer
+    that is neither yes nor no is asked again (Enter is no, the default)."""
+    import click
+    from click.testing import CliRunner
+
+    from cardcore.commands.play import _another_match
+
+    got: list[bool] = []
+
+    @click.command()
+    def ask() -> None:
+        got.append(_another_match())
+
+    result = CliRunner().invoke(ask, [], input=typed)
+    assert result.exit_code == 0 and got == [answer]
+    assert ("type y for another match, n to stop" in result.output) is again

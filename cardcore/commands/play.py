@@ -440,16 +440,29 @@ def _seat_people(
 
 def _another_match() -> bool:
     """After a match with a person: play another at the same table?"""
+    from cardcore.terminal.words import command_word, command_words  # the terminal: when a match ends
     from cardcore.watchdog import person_waits  # threading: loaded when a match ends
 
-    try:
-        with person_waits():
-            answer = click.prompt(_("Another match? (y/n)"), default="n", show_default=False)
-    except click.Abort:  # no more input
-        return False
     # i18n: the answers that mean yes, separated by spaces (English's are always accepted too)
-    yes = {"y", "yes", *_("y yes").lower().split()}
-    return str(answer).strip().lower() in yes
+    yes = {"y", "yes", *_("y yes").lower().split()} | command_words("yes")
+    while True:
+        try:
+            with person_waits():
+                answer = click.prompt(_("Another match? (y/n)"), default="n", show_default=False)
+        except click.Abort:  # no more input
+            return False
+        said = str(answer).strip().lower()
+        if said in yes:
+            return True
+        if not said or said in command_words("no"):
+            return False
+        # an answer that is neither (a move's number typed too late): asked again, not taken for no
+        click.echo(
+            "  ! "
+            + _("type {yes} for another match, {no} to stop").format(
+                yes=command_word("yes"), no=command_word("no")
+            )
+        )
 
 
 def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> None:
