@@ -312,3 +312,15 @@ def test_another_match_asks_again_when_the_answer_is_neither(typed, again, answe
     result = CliRunner().invoke(ask, [], input=typed)
     assert result.exit_code == 0 and got == [answer]
     assert ("type y for another match, n to stop" in result.output) is again
+
+
+def test_why_n_reads_the_menus_numbers():
+    """Issue 48, item 7: ``why N`` means what the number typed alone means, the
+    menu's entry N (here 4 is a group of melds and 5 the discard of 10♦); it
+    used to read the N-th legal move of the whole list."""
+    position = str(POSITIONS / "canasta" / "n13_exhausted.yaml")
+    code, out = run_cli("play", "--from", position, "--seed", "1", input="why 4\nwhy 5\nwhy 11\nq\nn\n")
+    assert code == 0
+    assert "4. meld with … (5 moves)" in out and "5. discard 10♦" in out
+    assert "4 stands for 5 legal moves: type one of them after why" in out  # its words at the prompt
+    assert "discard 10♦ is legal now" in out and "there is no move 11: choose 1 to 10" in out

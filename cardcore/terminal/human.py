@@ -60,6 +60,7 @@ class HumanPlayer:
         self.announce_forced = True
         self.decision: Decision | None = None  # the decision being made (during ``choose``)
         self.shown = 0  # entries of the menu on screen
+        self.listed: list[tuple[str, list[Move]]] = []  # the menu on screen: its entries' moves
         self.last_hand: list[str] = []
         self.last_deal: int | None = None
         self.before_view: Callable[[], None] | None = None  # `cardcore play`: the printer's flush
@@ -137,6 +138,7 @@ class HumanPlayer:
         """The entries, then the score and the hand: the last lines before the
         prompt, so that they stay on an 80×24 screen however long the view."""
         self.shown = len(menu)  # the numbers he can type now
+        self.listed = menu  # what each number means (``why N`` reads them too)
         for line in numbered(text for text, _group_moves in menu):
             self.echo(line)
         if back:
@@ -257,7 +259,23 @@ class HumanPlayer:
         return laid if laid is not None else move
 
     def why(self, text: str, moves: Sequence[Move]) -> str:
-        """``why MOVE``: whether the move typed is legal, else the rule against it."""
+        """``why MOVE``: whether the move typed is legal, else the rule against it;
+        ``why N``: entry N of the menu on screen, as the number typed alone means."""
+        number = text.strip()
+        if number.isascii() and number.isdigit() and len(number) < 6 and self.listed:
+            n = int(number)
+            if not 1 <= n <= len(self.listed):
+                return _("there is no move {n}: choose 1 to {last}").format(n=n, last=len(self.listed))
+            group = self.listed[n - 1][1]
+            if len(group) > 1:
+                # i18n: "why N" for an entry of the menu that groups several moves (a card's, a kind's)
+                # {why}: the command's word (why)
+                return _n(
+                    "{n} stands for {count} legal move: type it after {why}",
+                    "{n} stands for {count} legal moves: type one of them after {why}",
+                    len(group),
+                ).format(n=n, count=len(group), why=command_word("why"))
+            return _("{move} is legal now").format(move=show_text(self.table.move_text(group[0])))
         pending = self.pending
         got = self.parse(text, moves)
         self.pending = pending  # asking is not playing
