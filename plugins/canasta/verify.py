@@ -223,31 +223,39 @@ def verify_take(state: CanastaState, m: Move, may_out: bool, minimum: int) -> Te
 
 def verify_meld(state: CanastaState, m: Move, may_out: bool, minimum: int) -> Text | None:
     """N8 (a new meld of three), N7, N10, G1."""
-    if state.phase == DRAW:
-        return _first_draw()
-    got = resolve(state, m)
-    if isinstance(got, Text):
-        return got
-    team = state.team_at[state.to_act]
-    reason = _meld_shape(state, got, team)
-    if reason is not None:
-        return reason
-    return _lay(state, got, tuple(got.get("cards")), team, may_out, minimum)
+    return _verify_lay(state, m, _meld_shape, may_out, minimum)
 
 
 def verify_add(state: CanastaState, m: Move, may_out: bool, minimum: int) -> Text | None:
     """N8 (one card onto a meld of the side's, or a staged one), N7, N17a, G1."""
+    return _verify_lay(state, m, _add_shape, may_out, minimum)
+
+
+def _verify_lay(
+    state: CanastaState,
+    m: Move,
+    shape: Callable[[CanastaState, Move, int], Text | None],
+    may_out: bool,
+    minimum: int,
+) -> Text | None:
+    """A meld or an add: drawn first (N5), its cards held, its shape
+    (``shape``: the kind's own rules), then whether the turn can still end
+    after it (G1, N10, N11: ``_lay``)."""
     if state.phase == DRAW:
         return _first_draw()
     got = resolve(state, m)
     if isinstance(got, Text):
         return got
     team = state.team_at[state.to_act]
-    reason = _add_shape(state, got, team)
+    reason = shape(state, got, team)
     if reason is not None:
         return reason
-    assert got.card is not None
-    return _lay(state, got, (got.card,), team, may_out, minimum)
+    if got.kind == "meld":
+        laid: tuple[Card, ...] = tuple(got.get("cards"))
+    else:
+        assert got.card is not None  # an add lays one card
+        laid = (got.card,)
+    return _lay(state, got, laid, team, may_out, minimum)
 
 
 def verify_discard(state: CanastaState, m: Move, may_out: bool, minimum: int) -> Text | None:
