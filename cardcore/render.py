@@ -306,6 +306,16 @@ def named_sides(text: str, names: Sequence[str], sides: Sequence[Sequence[int]])
     return _SIDE.sub(name, text)
 
 
+def cut(line: str, width: int | None = None) -> str:
+    """``line`` cut at a word to end in `` …`` within the terminal's width
+    (a word, a card, is never cut in two; colours kept whole)."""
+    width = width or columns()
+    words = line.split(" ")
+    while len(words) > 1 and _visible(" ".join(words) + " …") > width - 1:
+        words.pop()
+    return " ".join(words).rstrip() + " …"
+
+
 def plain(text: str) -> str:
     """Play text without ruling ids (``first to 120 points (C3)`` → ``first to
     120 points``; ``(no bonus …, N13a)`` → ``(no bonus …)``): they belong to

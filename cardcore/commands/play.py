@@ -432,6 +432,7 @@ def _seat_people(
         person.confirm_forced = confirm_forced
         person.on_save = save
         person.before_view = printer.flush
+        person.said_since = printer.said_since
         person.announce_forced = False  # the printer says it
         if len(people) == 1:  # undo against bots only: a way back to each of his decisions
             players[i] = Undoable(person)

@@ -18,6 +18,7 @@ from cardcore.moves import Move, laid_cards, names_by_rank
 from cardcore.players import Player, QuitGame, UndoRequest, advise, reason_not
 from cardcore.render import (
     card_text,
+    cut,
     label,
     named_sides,
     numbered,
@@ -64,6 +65,9 @@ class HumanPlayer:
         self.last_hand: list[str] = []
         self.last_deal: int | None = None
         self.before_view: Callable[[], None] | None = None  # `cardcore play`: the printer's flush
+        # `cardcore play`: the lines the printer said since his previous answer (kept on screen)
+        self.said_since: Callable[[], int] | None = None
+        self.view_lines: list[str] = []  # his whole view, as an empty answer shows it again
         self.hand_line = ""
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
         self.pending_onto: Any = None  # the rank of the meld they were typed with
@@ -72,6 +76,9 @@ class HumanPlayer:
         self.echo: Callable[[str], None] = click.echo
 
     MAX_ENTRIES = 12  # a menu longer than this is grouped (the view fits 80×24)
+    # when the others' moves, the view and the menu would not fit the screen: the
+    # menu grouped shorter, then the view's items cut to a line each (`fit`)
+    SHORTER = ((MAX_ENTRIES, False), (8, False), (8, True), (5, True))
 
     def said(self, m: Move) -> str:
         """A move as the menu shows it, in the language in use: cards with
@@ -83,12 +90,13 @@ class HumanPlayer:
         """A kind of move as a person reads it (the game's ``NP_("move kind", …)``)."""
         return label(kind, self.table.plugin.domain, "move kind")
 
-    def menu(self, moves: Sequence[Move]) -> list[tuple[str, list[Move]]]:
+    def menu(self, moves: Sequence[Move], most: int | None = None) -> list[tuple[str, list[Move]]]:
         """The entries to show: each move, or, when there are more than
-        ``MAX_ENTRIES``, groups of moves: by the card played, else by kind of
+        ``most``, groups of moves: by the card played, else by kind of
         move and rank (suits apart), else by kind; a group is opened by its
         number (``0`` goes back)."""
-        if len(moves) <= self.MAX_ENTRIES:
+        most = most or self.MAX_ENTRIES
+        if len(moves) <= most:
             return [(self.said(m), [m]) for m in moves]
 
         def by(key: Callable[[Move], Any], label: Callable[[Move], str]) -> list[tuple[str, list[Move]]]:
@@ -125,11 +133,11 @@ class HumanPlayer:
             # one card's many captures: the largest first
             sorted(by(lambda m: len(m.takes), taking), key=lambda entry: -len(entry[1][0].takes)),
         ):
-            if 1 < len(grouped) <= self.MAX_ENTRIES:
+            if 1 < len(grouped) <= most:
                 return [(_group(text, len(ms)) if len(ms) > 1 else text, ms) for text, ms in grouped]
         # still too many alike: pages
-        pages = [list(moves[i : i + self.MAX_ENTRIES]) for i in range(0, len(moves), self.MAX_ENTRIES)]
-        first = [i * self.MAX_ENTRIES + 1 for i in range(len(pages))]
+        pages = [list(moves[i : i + most]) for i in range(0, len(moves), most)]
+        first = [i * most + 1 for i in range(len(pages))]
         # i18n: a page of the menu: the moves numbered from {a} to {b}
         page = _("moves {a}–{b} …")
         return [(page.format(a=a, b=a + len(p) - 1), p) for a, p in zip(first, pages, strict=True)]
@@ -139,14 +147,33 @@ class HumanPlayer:
         prompt, so that they stay on an 80×24 screen however long the view."""
         self.shown = len(menu)  # the numbers he can type now
         self.listed = menu  # what each number means (``why N`` reads them too)
-        for line in numbered(text for text, _group_moves in menu):
+        for line in self.menu_lines(menu, back):
             self.echo(line)
+
+    def menu_lines(self, menu: list[tuple[str, list[Move]]], back: bool = False) -> list[str]:
+        """What ``show_menu`` prints: the entries, the status, the hand."""
+        lines = numbered(text for text, _group_moves in menu)
         if back:
-            self.echo("    0. " + _("back to every move"))
+            lines.append("    0. " + _("back to every move"))
         status = plain(show_text(self.decision.status())) if self.decision is not None else ""
         for line in wrapped(status) if status else []:
-            self.echo(click.style(line, bold=True) if use_color() else line)
-        self.echo(self.hand_line)
+            lines.append(click.style(line, bold=True) if use_color() else line)
+        return [*lines, *self.hand_line.split("\n")]
+
+    def fit(
+        self, view: list[str], moves: Sequence[Move], room: int
+    ) -> tuple[list[str], list[tuple[str, list[Move]]]]:
+        """The view and the menu in ``room`` lines, so that the others' moves
+        said above them stay on screen: the menu grouped shorter first, then
+        each of the view's items cut to its first line (an empty answer shows
+        the whole view again); past that, the narration scrolls."""
+        shown, menu = view, self.menu(moves)
+        for most, short in self.SHORTER:
+            shown = _first_lines(view) if short else view
+            menu = self.menu(moves, min(most, self.MAX_ENTRIES))
+            if len(shown) + len(self.menu_lines(menu)) <= room:
+                break
+        return shown, menu
 
     def explain(self, move: Move) -> str | None:
         """The game's reason why ``move`` is not legal now (None: no reason given)."""
@@ -352,9 +379,12 @@ class HumanPlayer:
                 )
                 self.echo("  " + said)
             return moves[0]
-        self._show_view(observation)
+        above = self._show_view(observation)
         moves = self.in_hand_order(moves, observation)
-        menu = self.menu(moves)
+        # the screen's rows less the prompt, his previous answer and what was said since
+        view, menu = self.fit(self.view_lines, moves, _rows() - 2 - above)
+        for line in view:
+            self.echo(line)
         self.show_menu(menu)
         while True:
             answer = self.input(self.prompt_text())
@@ -367,6 +397,9 @@ class HumanPlayer:
                     menu = self.menu(moves)
                 if text.lower() in {"?"} | command_words("help"):
                     for line in wrapped(self.legend()):
+                        self.echo(line)
+                if not text:  # the whole view again, and the menu
+                    for line in self.view_lines:
                         self.echo(line)
                 self.show_menu(menu)
                 continue
@@ -425,10 +458,14 @@ class HumanPlayer:
             self.pending = []
         return None
 
-    def _show_view(self, observation: Observation) -> None:
-        """What is new in his hand, then his view (the hand's line kept for last)."""
+    def _show_view(self, observation: Observation) -> int:
+        """The others' moves since his last decision and what is new in his
+        hand, printed; his view kept in ``view_lines`` (printed by ``fit``'s
+        measure), the hand's line kept for last. The lines printed since his
+        previous answer are returned."""
         if self.before_view is not None:
             self.before_view()  # the others' moves since his last decision, on screen first
+        said = self.said_since() if self.said_since is not None else 0
         new = list(observation.hand)
         for c in self.last_hand:
             for i, card in enumerate(new):
@@ -437,7 +474,10 @@ class HumanPlayer:
                     break
         deal = self.decision.deal if self.decision is not None else None
         if new and self.last_hand and deal == self.last_deal:  # (a new deal's hand is all new)
-            self.echo("  " + _("new in your hand: {cards}").format(cards=" ".join(card_text(c) for c in new)))
+            news = wrapped(_("new in your hand: {cards}").format(cards=" ".join(card_text(c) for c in new)))
+            for line in news:
+                self.echo(line)
+            said += len(news)
         self.last_hand = [c.name for c in observation.hand]
         self.last_deal = deal
         order = self.table.plugin.hand_order
@@ -447,8 +487,8 @@ class HumanPlayer:
             observation, self.table.names, hand_order=order, item=item, domain=domain
         )
         self.hand_line = "\n".join(hand)  # shown last, with the score: always on screen
-        for line in view:
-            self.echo(line)
+        self.view_lines = view
+        return said
 
     def _command(self, text: str, observation: Observation, moves: Sequence[Move]) -> bool:
         """``q``, ``s``, ``why MOVE``, ``h``, ``u``: answered (True), or not a command."""
@@ -496,6 +536,26 @@ class HumanPlayer:
         inner = self.menu(group)  # the moves of that card or kind
         self.show_menu(inner, back=True)
         return inner
+
+
+def _rows() -> int:
+    """The terminal's height (24 when it cannot be told)."""
+    import shutil
+
+    return max(10, shutil.get_terminal_size((80, 24)).lines)
+
+
+def _first_lines(view: list[str]) -> list[str]:
+    """The view's items cut to their first line (``cut``: ending in `` …``);
+    an item's next lines are those indented deeper (``wrapped``'s hang)."""
+    out: list[str] = []
+    for line in view:
+        if line.startswith("    ") and out:
+            if not out[-1].endswith(" …"):
+                out[-1] = cut(out[-1])
+            continue
+        out.append(line)
+    return out
 
 
 def _group(text: str, n: int) -> str:

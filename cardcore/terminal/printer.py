@@ -41,7 +41,7 @@ class Printer(Listener):
         self.names = match.table.names
         self.match = match
         if number > 1:
-            click.echo(bold("\n" + _("=== Match {n} ===").format(n=number), bold=True))
+            self.echo(bold("\n" + _("=== Match {n} ===").format(n=number), bold=True))
 
     def side_name(self, side: int) -> str:
         return " & ".join(self.names[s] for s in self.table.sides[side])
@@ -59,18 +59,20 @@ class Printer(Listener):
 
     def chance(self, match: Match, event: dict[str, Any]) -> None:
         if event.get("kind") == "first_dealer":
-            click.echo(_("First dealer: {name}").format(name=self.names[event["dealer"]]))
+            self.echo(_("First dealer: {name}").format(name=self.names[event["dealer"]]))
 
     def deal_start(self, match: Match, state: DealState) -> None:
         head = _("— Deal {n} — dealer {name}").format(n=len(match.deals) + 1, name=self.names[match.dealer])
-        click.echo(bold("\n" + head, bold=True))
+        self.echo("")
+        self.headline(head)
         obs = self.table.spectate(state)
         for key in ("table",):
             if key in obs.public:
                 item = self.table.plugin.show_item
                 shown = show_value(obs.public[key], names=self.names, item=item, domain=self.domain)
                 # i18n: a view item: its label and its value ("table: 3♦ ★15")
-                click.echo("  " + _("{label}: {value}").format(label=label(key, self.domain), value=shown))
+                said = _("{label}: {value}").format(label=label(key, self.domain), value=shown)
+                self.echo_lines(wrapped(said))
 
     wants_views = True  # each step brings the events its text does not say
     people: frozenset[int] = frozenset()  # seats of people: their forced moves are said to be forced
@@ -109,19 +111,37 @@ class Printer(Listener):
                 line += " │ " + turn
                 continue
             if line:
-                click.echo(line)
+                self.echo(line)
             parts = wrapped(turn)
             for part in parts[:-1]:
-                click.echo(part)
+                self.echo(part)
             line = parts[-1]
         if line:
-            click.echo(line)
+            self.echo(line)
         self._turn_seat, self._turns = None, ()
 
-    @staticmethod
-    def echo_lines(lines: list[str]) -> None:
+    lines_said = 0  # lines printed since the person at the terminal last looked (``said_since``)
+
+    def echo(self, text: str = "") -> None:
+        """A line (or lines) printed, and counted: the person's prompt makes
+        room for what was said since his previous answer (``said_since``)."""
+        self.lines_said += text.count("\n") + 1
+        click.echo(text)
+
+    def echo_lines(self, lines: list[str]) -> None:
         for line in lines:
-            click.echo(line)
+            self.echo(line)
+
+    def headline(self, text: str) -> None:
+        """A line in bold from the first column, broken at words."""
+        for line in wrapped(text, indent=""):
+            self.echo(bold(line))
+
+    def said_since(self) -> int:
+        """The lines printed since the previous call (the person's last look):
+        ``HumanPlayer`` keeps that many on screen above its view."""
+        said, self.lines_said = self.lines_said, 0
+        return said
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         self.flush()
@@ -132,7 +152,7 @@ class Printer(Listener):
             self.echo_lines(wrapped("· " + (plain(line) if as_written else self.say(line))))
         parts = [f"{self.side_name(i)} {s.points}" for i, s in enumerate(result.sides)]
         said = _("Deal {n}: {scores}").format(n=result.number, scores=", ".join(parts))
-        click.echo(bold(said, bold=True))
+        self.headline(said)
         # i18n: a line of what a side scored: its label and its points ("sweeps 2")
         pair = _("{label} {points}")
         for i, s in enumerate(result.sides):
@@ -144,10 +164,11 @@ class Printer(Listener):
                 self.echo_lines(wrapped(_("{side}: {scored}").format(side=self.side_name(i), scored=what)))
         if len(match.deals) > 1 or not match.over:
             totals = [f"{self.side_name(i)} {p}" for i, p in enumerate(match.scores)]
-            click.echo("  " + _("totals: {scores}").format(scores=", ".join(totals)))
+            self.echo("  " + _("totals: {scores}").format(scores=", ".join(totals)))
         if self.pause_between_deals and not match.over:
             with person_waits():  # no overrun (play --move-timeout)
                 click.pause("  " + _("Press any key for the next deal…"))
+            self.lines_said = 0  # he has read them
 
     def breakdown_label(self, key: str) -> str:
         """A line of a score's breakdown as a person reads it: a ``Text`` said
@@ -164,7 +185,7 @@ class Printer(Listener):
 
     def rewind(self, token: Any) -> None:
         self._turn_seat, self._turns = None, ()
-        click.echo("  " + _("— undone: back to your previous decision —"))
+        self.echo("  " + _("— undone: back to your previous decision —"))
 
     def match_end(self, match: Match) -> None:
         self.flush()
@@ -181,7 +202,8 @@ class Printer(Listener):
             said = _("{names} win ({scores}).")
         else:
             said = _("{names} wins ({scores}).")
-        click.echo(bold("\n" + said.format(names=names, scores=scores), bold=True))
+        self.echo("")
+        self.headline(said.format(names=names, scores=scores))
 
 
 class StopReplay(Exception):
@@ -196,10 +218,8 @@ class StepPrinter(Printer):
     def deal_start(self, match: Match, state: DealState) -> None:
         super().deal_start(match, state)
         for seat, hand in enumerate(state.hands):
-            click.echo(
-                "  "
-                + _("hand of {name}: {cards}").format(name=self.names[seat], cards=show_value(list(hand)))
-            )
+            said = _("hand of {name}: {cards}").format(name=self.names[seat], cards=show_value(list(hand)))
+            self.echo_lines(wrapped(said))
         self.pause()
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
