@@ -155,6 +155,9 @@ class GamePlugin(Generic[OptionsT, StateT]):
     # the move a card typed alone means, when no move plays it: asked first why not
     # (``cardcore_explain_illegal``): Carrousel's and Paquet voleur's trail
     card_kind: ClassVar[str | None] = None
+    # every kind of move of the game (``take_pile``), listed or not now: a person
+    # may ask ``why`` of any (``why take the pile`` after drawing)
+    move_kinds: ClassVar[tuple[str, ...]] = ()
     # the game's state class, declaring its FIELDS: the state hooks are derived from it
     state_class: ClassVar[type[DealState] | None] = None
 

@@ -324,3 +324,35 @@ def test_why_n_reads_the_menus_numbers():
     assert "4. meld with … (5 moves)" in out and "5. discard 10♦" in out
     assert "4 stands for 5 legal moves: type one of them after why" in out  # its words at the prompt
     assert "discard 10♦ is legal now" in out and "there is no move 11: choose 1 to 10" in out
+
+
+def test_why_names_the_rule_for_the_common_refusals():
+    """Issue 48, item 7: ``why`` names the game's rule for a meld of too few
+    cards (N8), a draw or take after drawing (N5), a frozen pile (N9), a card
+    not held; and says when the move typed is one listed."""
+    position = str(POSITIONS / "canasta" / "n8_meld_then_add_typed.yaml")  # drawn: phase play
+    asked = ["meld 8 8", "take the pile", "draw", "discard QH", "meld 5 5 5", "meld 8 8 8"]
+    typed = "".join(f"why {a}\n" for a in asked) + "q\nn\n"
+    code, out = run_cli("play", "--from", position, "--seed", "1", input=typed)
+    said = re.findall(r"^  (not legal: .*|.* is legal now)$", out, re.MULTILINE)
+    assert code == 0 and said == [
+        "not legal: a new meld is three cards; add more one at a time (N8)",
+        "not legal: you have drawn or taken the pile already this turn (N5)",
+        "not legal: you have drawn or taken the pile already this turn (N5)",
+        "not legal: Q♥ is not in your hand",
+        "not legal: you hold no 5",
+        "not legal: you hold no other 8",
+    ], out
+    frozen = str(POSITIONS / "canasta" / "n9_frozen.yaml")  # to draw; a two in the pile
+    typed = "why take the pile\nwhy take the pile with 5 5\nq\nn\n"
+    code, out = run_cli("play", "--from", frozen, "--seed", "1", input=typed)
+    said = re.findall(r"^  (not legal: .*|.* is legal now)$", out, re.MULTILINE)
+    assert said[0].startswith("not legal: the pile is frozen for your side"), out
+    assert said[1] == "take the pile (4 cards) with 5♥ 5♠ is legal now", out
+
+
+def test_cards_typed_beyond_a_fishing_move_play_nothing():
+    """A card typed after a move's own (``build 4C 5S``) names no move where
+    nothing is added to melds: refused, not played as ``4C builds …``."""
+    code, out = run_cli("play", "carrousel", "--seed", "1", input="build 4C 5S\nq\nn\n")
+    assert code == 0 and "! no legal build with 4C 5S" in out and "You: 4♣ builds" not in out, out

@@ -28,7 +28,7 @@ from cardcore.render import (
     use_color,
     wrapped,
 )
-from cardcore.terminal.words import command_word, command_words, covers, typed_card
+from cardcore.terminal.words import command_word, command_words, covers, names_card, typed_card
 from cardcore.watchdog import person_waits
 
 if TYPE_CHECKING:
@@ -242,18 +242,25 @@ class HumanPlayer:
 
     def by_cards(self, kind: str, tokens: list[str], moves: Sequence[Move]) -> Move | str | None:
         """The move of ``kind`` whose cards the tokens name: a card (``9s``) or a
-        rank (``9``, ``k``, ``joker``) each. More tokens than a meld takes are
-        added to it, one by one, at the next decisions (``meld 9 9 9 2``)."""
+        rank (``9``, ``k``, ``joker``) each: the cards it lays, or the card it
+        plays (and those it takes, all of them: ``build 4c 3d 8h``). More
+        tokens than a meld takes are added to it, one by one, at the next
+        decisions (``meld 9 9 9 2``), in a game with adds only."""
         if not any(m.kind == kind for m in moves):
             return None
+        adds = "add" in self.table.plugin.move_kinds
         for m in moves:
             if m.kind != kind:
                 continue
-            cards = list(m.get("cards") or ()) or ([m.card] if m.card is not None else [])
-            if cards and len(cards) <= len(tokens) and covers(tokens[: len(cards)], cards, self.by_rank):
-                self.pending = tokens[len(cards) :]
-                self.pending_onto = m.get("rank")  # the cards beyond go onto this meld first
-                return m
+            laid = list(m.get("cards") or ()) or ([m.card] if m.card is not None else [])
+            ways = [laid, [*laid, *m.takes]] if m.takes and m.card is not None else [laid]
+            for cards in ways:
+                if not cards or len(cards) > len(tokens) or (len(tokens) > len(cards) and not adds):
+                    continue
+                if covers(tokens[: len(cards)], cards, self.by_rank):
+                    self.pending = tokens[len(cards) :]
+                    self.pending_onto = m.get("rank")  # the cards beyond go onto this meld first
+                    return m
         return _("no legal {kind} with {cards}: choose one of the numbered moves").format(
             kind=self.kind_word(kind), cards=" ".join(tokens)
         )
@@ -312,6 +319,23 @@ class HumanPlayer:
         cards = [c for c in map(self._card_or_none, words) if c is not None]
         # i18n: the answer to "why MOVE" when the move is not legal: the reason
         not_legal = _("not legal: {reason}")
+        kind, rest = self._named_kind(words, moves)
+        if kind is not None:  # ``meld 8 8``, ``take the pile``, ``discard QH``: the game's rule
+            tokens = [
+                typed_card(w)
+                for w in rest
+                if any(names_card(typed_card(w), d, True) for d in self.table.deck)
+            ]
+            listed = self.by_cards(kind, tokens, moves) if tokens else None
+            self.pending = pending  # asking is not playing
+            if isinstance(listed, Move):  # the move listed for those cards (``take the pile with 5 5``)
+                return _("{move} is legal now").format(move=show_text(self.table.move_text(listed)))
+            named = self._cards_named(rest)
+            if isinstance(named, str):
+                return not_legal.format(reason=named)
+            reason = self.explain(self._typed_move(kind, named, moves))
+            if reason:
+                return not_legal.format(reason=self.say(reason))
         if cards:
             # the kind the words name (``3h trails``, ``trail 3h``, ``meld 8c 8d joker``), else the card's
             named = [
@@ -328,6 +352,57 @@ class HumanPlayer:
                 if reason:
                     return not_legal.format(reason=self.say(reason))
         return not_legal.format(reason=got)
+
+    def _named_kind(self, words: list[str], moves: Sequence[Move]) -> tuple[str | None, list[str]]:
+        """The kind of move the first words name (``take the pile``, ``meld``,
+        in English or the language in use; any of the game's kinds, legal now
+        or not), and the words after it; (None, words) when they name none."""
+        kinds = [*self._kinds(moves), *self.table.plugin.move_kinds]
+        for n in (3, 2, 1):
+            if len(words) < n:
+                continue
+            said = " ".join(words[:n]).lower()
+            for kind in dict.fromkeys(kinds):
+                forms = {kind, kind.replace("_", " "), self.kind_word(kind).lower()}
+                if said in forms or said.replace(" the ", " ") in forms:
+                    return kind, words[n:]
+        return None, words
+
+    def _cards_named(self, tokens: list[str]) -> list[Any] | str:
+        """The cards typed: a card by its name; a rank (``8``, where suits do
+        not matter) a card of that rank in his hand not named before; or why
+        not (he holds no more of that rank). Other words are passed over."""
+        held = [c for c in map(self._card_or_none, self.last_hand) if c is not None]
+        cards: list[Any] = []
+        for token in tokens:
+            c = self._card_or_none(token)
+            if c is not None:
+                cards.append(c)
+                continue
+            if not self.by_rank or not any(names_card(typed_card(token), d, True) for d in self.table.deck):
+                continue  # a word between the cards ("take the pile with 9 9"), a sum ("build 9")
+            found = next((h for h in held if names_card(typed_card(token), h, True)), None)
+            if found is None:
+                if any(names_card(typed_card(token), c, True) for c in cards):
+                    # i18n: "why meld 8 8" with one 8 in the hand; {card}: what he typed (8, K, joker)
+                    return _("you hold no other {card}").format(card=token)
+                # i18n: "why meld 5 5 5" with no 5 in the hand; {card}: what he typed (5, K, joker)
+                return _("you hold no {card}").format(card=token)
+            held.remove(found)
+            cards.append(found)
+        return cards
+
+    def _typed_move(self, kind: str, cards: list[Any], moves: Sequence[Move]) -> Move:
+        """A move of ``kind`` with the cards typed, as the game's moves carry
+        them: laid together (a meld's ``cards``, where the moves carry such
+        lists or suits do not matter), else the card played and those it takes."""
+        if not cards:
+            return Move(kind)
+        if len(cards) == 1:
+            return Move(kind, cards[0])
+        if self.by_rank or any(m.get("cards") is not None for m in moves):
+            return Move(kind, None, (), (("cards", tuple(cards)),))
+        return Move(kind, cards[0], tuple(cards[1:]))
 
     def say(self, text: str) -> str:
         """A game's text (a reason, a move) in the language in use, for this

@@ -514,6 +514,7 @@ MOVE_KINDS = (
     # i18n: a kind of move: stop (end the turn without discarding, where allowed)
     NP_("move kind", "stop"),
 )
+Canasta.move_kinds = tuple(k.replace(" ", "_") for k in MOVE_KINDS)  # ``why`` may ask of any
 
 
 def _meld_view(rank: int, cards: list[Card]) -> dict[str, Any]:

@@ -536,3 +536,4 @@ MOVE_KINDS = (
     # i18n: a kind of move: lay a card on the table, taking nothing (C10)
     NP_("move kind", "trail"),
 )
+Carrousel.move_kinds = tuple(k.replace(" ", "_") for k in MOVE_KINDS)  # ``why`` may ask of any

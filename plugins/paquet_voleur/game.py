@@ -361,3 +361,4 @@ MOVE_KINDS = (
     # i18n: a kind of move: lay a card on the table, taking nothing
     NP_("move kind", "trail"),
 )
+PaquetVoleur.move_kinds = tuple(k.replace(" ", "_") for k in MOVE_KINDS)  # ``why`` may ask of any
