@@ -19,6 +19,7 @@ from cardcore import i18n
 from cardcore.cards import Card, card
 from cardcore.game import Observation
 from cardcore.i18n import NP_, _, _n, _p
+from cardcore.text import columns, visible, wrapped
 
 RED = {"D", "H"}
 SYMBOLS = [True]  # suits as ♣ ♦ ♥ ♠; `cardcore play --ascii` sets False (C D H S)
@@ -259,30 +260,18 @@ def numbered(texts: Iterable[str], width: int | None = None) -> list[str]:
     entries = [f"{i:>3}. {t}" for i, t in enumerate(texts, 1)]
     width = width or columns()
     half = (width - 2) // 2
-    if len(entries) < 3 or any(_visible(e) > half - 2 for e in entries):
+    if len(entries) < 3 or any(visible(e) > half - 2 for e in entries):
         return ["  " + e for e in entries]
     rows = (len(entries) + 1) // 2
     out = []
     for r in range(rows):
         left = entries[r]
         right = entries[r + rows] if r + rows < len(entries) else ""
-        out.append(("  " + left + " " * (half - _visible(left)) + right).rstrip())
+        out.append(("  " + left + " " * (half - visible(left)) + right).rstrip())
     return out
 
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _RULING = re.compile(r"\s\((?:[A-Z]\d+[a-z]?)(?:, [A-Z]\d+[a-z]?)*\)")
-
-
-def _visible(text: str) -> int:
-    return len(_ANSI.sub("", text))
-
-
-def columns() -> int:
-    """The terminal's width (80 when it cannot be told)."""
-    import shutil
-
-    return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
 _RULING_TAIL = re.compile(r"(?:, [A-Z]\d+[a-z]?)+(?=\))")
@@ -306,39 +295,8 @@ def named_sides(text: str, names: Sequence[str], sides: Sequence[Sequence[int]])
     return _SIDE.sub(name, text)
 
 
-def cut(line: str, width: int | None = None) -> str:
-    """``line`` cut at a word to end in `` …`` within the terminal's width
-    (a word, a card, is never cut in two; colours kept whole)."""
-    width = width or columns()
-    words = line.split(" ")
-    while len(words) > 1 and _visible(" ".join(words) + " …") > width - 1:
-        words.pop()
-    return " ".join(words).rstrip() + " …"
-
-
 def plain(text: str) -> str:
     """Play text without ruling ids (``first to 120 points (C3)`` → ``first to
     120 points``; ``(no bonus …, N13a)`` → ``(no bonus …)``): they belong to
     ``why`` and the rules pages, not the game."""
     return _RULING_TAIL.sub("", _RULING.sub("", text))
-
-
-def wrapped(text: str, indent: str = "  ", hang: str = "    ", width: int | None = None) -> list[str]:
-    """``text`` as lines of the terminal's width, broken at spaces only (a
-    word, a card, is never cut), the first line indented by ``indent``, the
-    others by ``hang``."""
-    width = width or columns()
-    words = text.split(" ")
-    lines: list[str] = []
-    line = indent
-    for word in words:
-        if not word:
-            continue
-        room = line not in (indent, hang) and _visible(line) + 1 + _visible(word) > width - 1
-        if room:
-            lines.append(line)
-            line = hang + word
-        else:
-            line = line + word if line in (indent, hang) else line + " " + word
-    lines.append(line)
-    return lines

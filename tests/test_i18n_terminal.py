@@ -195,7 +195,7 @@ def test_a_polish_terminal_game_to_the_end_of_a_deal_with_polish_letters(tmp_pat
         no = command_word("no")
     cardcore = str(Path(sys.executable).parent / "cardcore")
     command = ["--lang", "pl", "play", "--from", str(position), "--seed", "1", "--log", str(log)]
-    env = {**os.environ, "NO_COLOR": "1"}
+    env = {**os.environ, "NO_COLOR": "1", "CARDCORE_PLAIN_PROMPT": "1"}  # the prompt's text as written
     child = pexpect.spawn(cardcore, command, dimensions=(24, 80), encoding="utf-8", timeout=60, env=env)
     seen, typed, dealt = "", ["WS", "D♥"], False
     for _ in range(40):  # bounded: a deal of three cards each

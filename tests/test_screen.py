@@ -1,6 +1,8 @@
 """A person's screen: full matches of each game at a real 80×24 terminal
 (pexpect): at every prompt the score, what wins and the hand are on the
-screen, and no prompt lists more than 25 entries."""
+screen, and no prompt lists more than 25 entries. The lines are counted on
+the plain prompt (``CARDCORE_PLAIN_PROMPT``: the same lines, without the
+line editor's cursor moves); the line editor itself is tested last."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ def screen(text: str, rows: int = 24, cols: int = 80) -> list[str]:
     ],
 )
 def test_a_full_match_at_an_80x24_terminal(game, seed, args, goal):
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24", "CARDCORE_PLAIN_PROMPT": "1"}
     command = ["play", game, "--seed", seed, *args]
     child = pexpect.spawn(CARDCORE, command, dimensions=(24, 80), encoding="utf-8", timeout=120, env=env)
     seen = ""
@@ -91,7 +93,7 @@ def test_a_full_match_at_an_80x24_terminal(game, seed, args, goal):
 
 
 def _spawn(*args: str) -> Any:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24"}
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "LINES": "24", "CARDCORE_PLAIN_PROMPT": "1"}
     return pexpect.spawn(CARDCORE, list(args), dimensions=(24, 80), encoding="utf-8", timeout=60, env=env)
 
 
@@ -195,3 +197,26 @@ def test_a_rematch_at_the_end(tmp_path):
     assert child.exitstatus == 0
     code, out = run_cli("replay", str(log), "--check")
     assert code == 0 and "2 match(es)" in out, out
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pseudo-terminal")
+def test_the_prompt_edits_lines_recalls_answers_and_completes_moves():
+    """Issue 48, item 7: at a terminal the prompt has line editing (Ctrl-U),
+    a history of his answers (the up arrow) and completion of the legal
+    moves' texts (Tab), by prompt_toolkit; the move completed is played."""
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env.pop("CARDCORE_PLAIN_PROMPT", None)
+    command = ["play", "carrousel", "--players", "2", "--seed", "11"]
+    child = pexpect.spawn(CARDCORE, command, dimensions=(24, 80), encoding="utf-8", timeout=30, env=env)
+    prompt = r"why … or q\) >"  # (the editor draws the space after it by moving the cursor)
+    child.expect(prompt)
+    child.send("why 5\r")
+    child.expect("there is no move 5")
+    child.expect(prompt)
+    child.send("\x1b[A")  # up: his last answer again
+    child.expect("why 5")
+    child.send("\x15KH\t")  # Ctrl-U clears the line; Tab completes the one move of K♥
+    child.expect("KH trails")
+    child.send("\r")
+    child.expect("You: K♥ trails")
+    child.terminate(force=True)

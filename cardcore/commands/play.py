@@ -32,6 +32,7 @@ from cardcore.commands.base import (
 )
 from cardcore.i18n import T, _, _n
 from cardcore.seeds import fresh_seed
+from cardcore.text import echo
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -160,7 +161,7 @@ def play(
     for seat, kind in parse_seats(seats, table.players).items():
         kinds[seat] = kind
     if table_name and "human" not in kinds:
-        click.echo(
+        echo(
             _(
                 "The table {name!r} gives every seat to a bot: it plays itself. To play, give a "
                 "seat `kind: human` in the file, or add --seat 0=human."
@@ -169,9 +170,7 @@ def play(
     if not table_name and resume_path is None:
         table.names = seat_names(table, kinds)
     if where.first_deal is not None:
-        click.echo(
-            _("From {path}: the position's deal first, then the match goes on.").format(path=from_path)
-        )
+        echo(_("From {path}: the position's deal first, then the match goes on.").format(path=from_path))
     _quiet_trace(table, kinds, trace_reveals)
     _run_play(
         table, kinds, fresh_seed() if seed is None else seed, where, confirm_forced, given_seed, move_timeout
@@ -247,7 +246,7 @@ class _PlaySource:
             # the terminal's own names, said in the language of the game's start ("Vous",
             # "Gauche"): said in this one now (names a person gave are kept)
             table.names = seat_names(table, kinds)
-        click.echo(_("Resuming {path}.").format(path=path))
+        echo(_("Resuming {path}.").format(path=path))
         return table, kinds, head.get("seed")
 
     def _from_position(self, reg: Registry) -> tuple[Table, list[str], int | None]:
@@ -282,7 +281,7 @@ def _quiet_trace(table: Table, kinds: list[str], trace_reveals: bool) -> None:
 
     if os.environ.get(ENV_TRACE) and "human" in kinds and not trace_reveals:
         table.pm.trace.root.setwriter(None)
-        click.echo(
+        echo(
             _(
                 "warning: {variable} is ignored: tracing shows every hand; "
                 "add --trace-reveals-hands to trace anyway"
@@ -368,12 +367,12 @@ def _run_play(
     except QuitGame:
         if journal is not None:
             journal.remove()  # he chose: saved (`y`) or not
-        click.echo(_("Game stopped.") + kept)
+        echo(_("Game stopped.") + kept)
     except (click.Abort, KeyboardInterrupt):
         if journal is not None:
             journal.finish()
             kept += " " + _("It is autosaved: `cardcore play --last` goes on from its last move.")
-        click.echo("\n" + _("Game interrupted.") + kept, err=True)
+        echo("\n" + _("Game interrupted.") + kept, err=True)
         sys.exit(130)
     except BaseException:
         if journal is not None:
@@ -458,7 +457,7 @@ def _another_match() -> bool:
         if not said or said in command_words("no"):
             return False
         # an answer that is neither (a move's number typed too late): asked again, not taken for no
-        click.echo(
+        echo(
             "  ! "
             + _("type {yes} for another match, {no} to stop").format(
                 yes=command_word("yes"), no=command_word("no")
@@ -480,20 +479,19 @@ def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> 
         line = _n("{title}, {n} player, seed {seed}", "{title}, {n} players, seed {seed}", n)
     else:
         line = _n("{title}, {n} player", "{title}, {n} players", n)
-    click.echo(line.format(title=title, n=n, seed=seed))
+    echo(line.format(title=title, n=n, seed=seed))
     chosen = table.options.model_dump(exclude_defaults=True)
     if chosen:
-        click.echo(
-            "  " + _("options: {options}").format(options=", ".join(f"{k}={v}" for k, v in chosen.items()))
-        )
-    from cardcore.render import plain, wrapped  # the engine: loaded when the command runs
+        echo("  " + _("options: {options}").format(options=", ".join(f"{k}={v}" for k, v in chosen.items())))
+    from cardcore.render import plain  # the engine: loaded when the command runs
+    from cardcore.text import wrapped
 
     for h in table.house_rules:  # what each does, in words (its id for the tables file)
         said = _("house rule: {summary} ({name})").format(
             summary=plain(i18n.render(h.summary)).rstrip("."), name=h.name
         )
         for line in wrapped(said):
-            click.echo(line)
+            echo(line)
 
     def seat(s: int) -> str:
         if kinds[s] == "human":
@@ -504,10 +502,10 @@ def _announce(table: Table, kinds: list[str], seed: int | None, given: bool) -> 
 
     sides = [" & ".join(seat(s) for s in side) for side in table.sides]
     if len(sides) == 2:
-        click.echo("  " + _("{side} against {other}").format(side=sides[0], other=sides[1]))
+        echo("  " + _("{side} against {other}").format(side=sides[0], other=sides[1]))
     else:
         # i18n: three sides or more: each side (its seats), separated by " against " in English
-        click.echo("  " + _(" against ").join(sides))
+        echo("  " + _(" against ").join(sides))
 
 
 def register_commands(cli: click.Group) -> None:

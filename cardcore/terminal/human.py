@@ -18,7 +18,6 @@ from cardcore.moves import Move, laid_cards, names_by_rank
 from cardcore.players import Player, QuitGame, UndoRequest, advise, reason_not
 from cardcore.render import (
     card_text,
-    cut,
     label,
     named_sides,
     numbered,
@@ -26,20 +25,13 @@ from cardcore.render import (
     plain,
     show_text,
     use_color,
-    wrapped,
 )
+from cardcore.terminal.line import LineReader
 from cardcore.terminal.words import command_word, command_words, covers, names_card, typed_card
-from cardcore.watchdog import person_waits
+from cardcore.text import cut, echo, wrapped
 
 if TYPE_CHECKING:
     from cardcore.table import Table
-
-
-def _prompt(prompt: str) -> str:
-    """A person's answer at the terminal (waiting for him is no overrun: ``watchdog.person_waits``)."""
-    with person_waits():
-        answer: str = click.prompt(prompt, prompt_suffix=" > ", default="", show_default=False)
-    return answer
 
 
 class HumanPlayer:
@@ -72,8 +64,9 @@ class HumanPlayer:
         self.pending: list[str] = []  # cards typed beyond a meld, to add next
         self.pending_onto: Any = None  # the rank of the meld they were typed with
         self.by_rank = not table.plugin.suits_matter  # Canasta: 9S names any 9
-        self.input: Callable[[str], str] = _prompt
-        self.echo: Callable[[str], None] = click.echo
+        self.reader = LineReader()  # line editing, his answers' history, the moves' texts on Tab
+        self.input: Callable[[str], str] = self.reader
+        self.echo: Callable[[str], None] = echo  # broken at words
 
     MAX_ENTRIES = 12  # a menu longer than this is grouped (the view fits 80×24)
     # when the others' moves, the view and the menu would not fit the screen: the
@@ -461,6 +454,7 @@ class HumanPlayer:
         for line in view:
             self.echo(line)
         self.show_menu(menu)
+        self.reader.words = self.typable(moves)
         while True:
             answer = self.input(self.prompt_text())
             text = answer.strip()
@@ -489,6 +483,13 @@ class HumanPlayer:
                 self.echo(f"  ! {got}")
                 continue
             return got
+
+    def typable(self, moves: Sequence[Move]) -> list[str]:
+        """What Tab completes at the prompt: each legal move's text (as the
+        menu says it, and in letters: ``5C takes 5D``), the commands."""
+        texts = [self.said(m) for m in moves] + [plain(self.table.move_text(m)) for m in moves]
+        commands = [command_word(c) for c in ("hint", "undo", "save")]
+        return [*texts, *commands, command_word("why") + " "]
 
     def legend(self) -> str:
         """The prompt's commands and what each does, in the language in use (``?``)."""

@@ -11,10 +11,11 @@ from cardcore.decision import Step
 from cardcore.game import DealState
 from cardcore.i18n import _
 from cardcore.match import DealResult, Match
-from cardcore.render import columns, label, named_sides, plain, show_text, show_value, use_color, wrapped
+from cardcore.render import label, named_sides, plain, show_text, show_value, use_color
 from cardcore.runner import Listener
 from cardcore.table import Table
 from cardcore.terminal.words import command_word, command_words
+from cardcore.text import columns, wrapped
 from cardcore.watchdog import person_waits
 
 
