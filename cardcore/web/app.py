@@ -313,12 +313,15 @@ def lobby_of(request: Request | WebSocket) -> Lobby:
 
 
 def base_of(request: Request) -> str:
-    """The address a join link or QR code names: the server's network
-    address (``cardcore serve --lan``) for a page read on this machine,
-    else the address the page was read at."""
+    """The address a join link or QR code names: the server's public one
+    (``lobby.public_base``: its network address with ``cardcore serve
+    --lan``, its proxy's public origin with ``--trust-proxy``) for a page read
+    on this machine or at that public name (a proxy may leave the port out
+    of the ``Host``), else the address the page was read at (its scheme
+    https when a trusted proxy says so)."""
     lobby = lobby_of(request)
     host = request.headers.get("host", "")
-    if lobby.public_base and host_name(host) in LOOPBACK:
+    if lobby.public_base and host_name(host) in (*LOOPBACK, urlsplit(lobby.public_base).hostname):
         return lobby.public_base
     return f"{request.url.scheme}://{host}"
 
