@@ -21,7 +21,8 @@ code 4404); a bad message gets an error frame and changes nothing.
 Every request and websocket passes ``Guard`` first: its ``Host`` must be a
 loopback name, an address the server listens on, or the host of an
 ``--allow-origin``; an ``Origin``, when the browser sends one, must be the
-page's own (the ``Host``) or one allowed. Every answer carries a strict
+page's own (the ``Host``; https only over TLS, as a trusted proxy's
+``X-Forwarded-Proto`` says) or one allowed. Every answer carries a strict
 Content-Security-Policy, ``Referrer-Policy: no-referrer`` (a seat's link is
 its secret) and ``X-Frame-Options: DENY``.
 """
@@ -143,8 +144,10 @@ class Guard:
         names = [*LOOPBACK, *hosts, *(urlsplit(o).hostname or "" for o in self.origins)]
         self.hosts = {_configured(h) for h in names if h} - {""}
 
-    def refusal(self, headers: Headers) -> str | None:
-        """Why a request is refused, or None."""
+    def refusal(self, headers: Headers, secure: bool = False) -> str | None:
+        """Why a request is refused, or None. ``secure``: the request came
+        over TLS (its scheme https or wss: behind a trusted proxy, ``serve
+        --trust-proxy``), whose own origin is then https only."""
         raw = headers.get("host", "")
         checked = split_host(raw)
         if checked is None or checked[0] not in self.hosts:
@@ -155,7 +158,8 @@ class Guard:
             return None
         origin = origin.strip().lower().rstrip("/")
         parts = urlsplit(origin)
-        if origin in self.origins or (parts.scheme in ("http", "https") and parts.netloc == host):
+        schemes = ("https",) if secure else ("http", "https")
+        if origin in self.origins or (parts.scheme in schemes and parts.netloc == host):
             return None
         return f"origin {one_line(origin, 60)!r} not allowed (start the server with --allow-origin for it)"
 
@@ -164,7 +168,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        why = self.refusal(headers)
+        why = self.refusal(headers, secure=scope.get("scheme") in ("https", "wss"))
         if why is not None:
             if scope["type"] == "websocket":  # closed before accepted: the handshake gets a 403
                 await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
