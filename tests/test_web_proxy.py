@@ -35,18 +35,11 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.browser
+browser = pytest.mark.browser  # the tests through nginx; the others need neither it nor Chromium
 REQUIRED = bool(os.environ.get("CARDCORE_REQUIRE_BROWSER"))  # .ci/run installs both: absent is a failure
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-for _path, _package in ((CHROMIUM, "chromium"), (NGINX, "nginx")):
-    if not Path(_path).exists():
-        if REQUIRED:
-            raise RuntimeError(f"no {_package}, and CARDCORE_REQUIRE_BROWSER is set")
-        pytest.skip(f"no {_package}: apt-get install -y --no-upgrade {_package}", allow_module_level=True)
 CERTUTIL = shutil.which("certutil")
-sync_api = pytest.importorskip("playwright.sync_api", reason="no Playwright (pip install playwright)")
-trustme = pytest.importorskip("trustme", reason="no trustme (pip install -e '.[test]')")
 httpx = pytest.importorskip("httpx2")
 from websockets.exceptions import InvalidStatus  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
@@ -68,6 +61,19 @@ ARGS = [
     "--disable-sync",
     f"--host-resolver-rules=MAP {PUBLIC} 127.0.0.1",  # the public name, on loopback; nothing resolved
 ]
+
+
+def needed() -> tuple[Any, Any]:
+    """Chromium, nginx, and Playwright and trustme (their modules), else the
+    test skipped (failed where .ci/run installed them: CARDCORE_REQUIRE_BROWSER)."""
+    for path, package in ((CHROMIUM, "chromium"), (NGINX, "nginx")):
+        if not Path(path).exists():
+            if REQUIRED:
+                pytest.fail(f"no {package}, and CARDCORE_REQUIRE_BROWSER is set")
+            pytest.skip(f"no {package}: apt-get install -y --no-upgrade {package}")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="no Playwright (pip install playwright)")
+    trustme = pytest.importorskip("trustme", reason="no trustme (pip install -e '.[test]')")
+    return sync_api, trustme
 
 
 def free_port() -> int:
@@ -123,6 +129,7 @@ def running(args: list[str], **kwargs: Any) -> Iterator[subprocess.Popen[Any]]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """`cardcore serve` behind nginx: its printed lines, ports and files, and the test's authority."""
+    sync_api, trustme = needed()
     tmp = tmp_path_factory.mktemp("proxy")
     ca = trustme.CA()
     leaf = ca.issue_cert(PUBLIC)
@@ -165,7 +172,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         wait_listening(public_port, proxy, "nginx")
         yield {
             "lines": lines, "origin": origin, "app_port": app_port, "public_port": public_port,
-            "ca_pem": ca_pem, "leaf": leaf, "tmp": tmp, "state": tmp / "tables.db",
+            "sync_api": sync_api, "ca_pem": ca_pem, "leaf": leaf, "tmp": tmp, "state": tmp / "tables.db",
         }  # fmt: skip
         assert proxy.poll() is None, (tmp / "error.log").read_text()
     out, err = getattr(app, "said", ("", ""))
@@ -256,7 +263,7 @@ def chromium(site: dict[str, Any]) -> Iterator[Any]:
             "--ignore-certificate-errors-spki-list="
             + base64.b64encode(hashlib.sha256(spki).digest()).decode()
         )
-    with sync_api.sync_playwright() as p:
+    with site["sync_api"].sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM, args=args, env={**os.environ, "HOME": str(home)}
         )
@@ -266,6 +273,7 @@ def chromium(site: dict[str, Any]) -> Iterator[Any]:
             browser.close()
 
 
+@browser
 def test_the_links_name_the_public_origin(site):
     """The printed links, the lobby's base, the join link and its QR code:
     https and the public name, whether read through the proxy or on this machine."""
@@ -283,6 +291,7 @@ def test_the_links_name_the_public_origin(site):
         assert here.get("/api/tables").json()["base"] == origin
 
 
+@browser
 def test_a_deal_is_played_in_chromium_over_wss_through_nginx(site):
     origin = site["origin"]
     seat = next(ln.split()[-1] for ln in site["lines"] if "(seat 0)" in ln)
@@ -334,6 +343,7 @@ def test_a_deal_is_played_in_chromium_over_wss_through_nginx(site):
     assert journal_length(site, table["id"]) >= before + played  # each move sent, in the server's store
 
 
+@browser
 def test_the_limits_count_the_client_nginx_saw_never_a_forwarded_header(site):
     """Through the proxy the lobby counts the friend's address (not the
     proxy's, not the one his request claimed); straight to the server, a
@@ -351,6 +361,7 @@ def test_the_limits_count_the_client_nginx_saw_never_a_forwarded_header(site):
         assert maker_of(site, made.json()["id"]) == STRANGER
 
 
+@browser
 def test_an_origin_not_allowed_is_refused_through_the_proxy(site):
     origin, port = site["origin"], site["public_port"]
     with through_proxy(site) as http:
@@ -403,3 +414,38 @@ def test_serve_refuses_a_trust_proxy_that_is_no_address(tmp_path):
     for bad in ("*", "proxy.lan", "10.0.0.0/33"):
         code, out = run_cli("serve", "--trust-proxy", bad, "--log-dir", str(tmp_path))
         assert code == 2 and "--trust-proxy" in out and len(out.strip().splitlines()) == 1, (bad, out)
+
+
+def test_behind_the_proxy_the_public_name_passes_the_guard_and_names_the_links(tmp_path, registry):
+    """Over TLS (the scheme a trusted proxy says), the Host the proxy passes
+    on (the public name, its port left out or not) and the public origin
+    pass, its http:// twin does not; the links name the public origin for a
+    page read there or on this machine, another allowed name its own."""
+    from starlette.testclient import TestClient
+
+    from cardcore.web.app import create_app
+    from cardcore.web.lobby import Lobby
+
+    lobby = Lobby(registry, None, tmp_path / "logs")
+    public = "https://cards.example.org"
+    lobby.public_base = public  # what serve --trust-proxy sets: the first --allow-origin
+    app = create_app(lobby, hosts=["127.0.0.1"], origins=[public, "http://friends.lan:8000"])
+    try:
+        with TestClient(app, base_url=public) as https:  # as the proxy's X-Forwarded-Proto makes it
+            here = {"host": "127.0.0.1:8000"}  # the host's own page, on this machine
+            for headers in ({"origin": public}, {"host": "cards.example.org:443"}, here):
+                listed = https.get("/api/tables", headers=headers)
+                assert listed.status_code == 200 and listed.json()["base"] == public, headers
+            for origin in (
+                "http://cards.example.org",
+                "https://cards.example.org:8443",
+                "https://evil.example",
+            ):
+                refused = https.get("/api/tables", headers={"origin": origin})
+                assert refused.status_code == 403 and "not allowed" in refused.text, origin
+        with TestClient(app, base_url="http://friends.lan:8000") as http:  # plain HTTP, as before
+            listed = http.get("/api/tables", headers={"origin": "http://friends.lan:8000"})
+            assert listed.status_code == 200 and listed.json()["base"] == "http://friends.lan:8000"
+            assert http.get("/api/tables", headers={"host": "127.0.0.1:8000"}).json()["base"] == public
+    finally:
+        lobby.close()
