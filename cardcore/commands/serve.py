@@ -32,8 +32,9 @@ class ServeSettings(NamedTuple):
     (``--port`` 0..65535, ``--bot-delay`` 0..10 …); what holds between options
     is checked here, in this order (the first problem found is the one line
     said): GAME or ``--table``, not both; ``--lan`` or another ``--host``;
-    each ``--allow-origin`` an http(s) origin; ``--players``, ``--seat``,
-    ``--option`` and ``--house-rule`` only with GAME."""
+    each ``--allow-origin`` an http(s) origin; each ``--trust-proxy`` an IP
+    address or network; ``--players``, ``--seat``, ``--option`` and
+    ``--house-rule`` only with GAME."""
 
     game: str | None
     players: int | None
@@ -48,6 +49,7 @@ class ServeSettings(NamedTuple):
     seed: int | None
     allow_seeds: bool
     allow_origins: tuple[str, ...]
+    trust_proxies: tuple[str, ...]  # the reverse proxies whose X-Forwarded-For/-Proto are believed
     log_dir: Path
     bot_delay: float
     max_tables: int
@@ -60,7 +62,8 @@ class ServeSettings(NamedTuple):
         """The settings of click's ``options`` (the command's parameters by
         name; ``host_given``: --host was on the command line), or a
         ``CardcoreError`` naming the first problem."""
-        from urllib.parse import urlsplit  # loaded when the command runs
+        import ipaddress  # loaded when the command runs
+        from urllib.parse import urlsplit
 
         from cardcore.errors import CardcoreError  # pydantic: loaded when the command runs
 
@@ -78,6 +81,19 @@ class ServeSettings(NamedTuple):
                 raise CardcoreError(
                     T("--allow-origin: {origin!r} is no origin (e.g. http://mybox.lan:8000)", origin=origin)
                 )
+        trusted = []
+        for address in options["trust_proxies"]:
+            try:
+                net = ipaddress.ip_network(address.strip(), strict=False)
+            except ValueError:
+                raise CardcoreError(
+                    T(
+                        "--trust-proxy: {address!r} is no IP address or network (e.g. 127.0.0.1)",
+                        address=address,
+                    )
+                ) from None
+            trusted.append(str(net.network_address) if net.num_addresses == 1 else str(net))
+        options["trust_proxies"] = tuple(trusted)
         table_options_given = (
             options["players"] is not None or options["seats"] or options["options"] or options["house_rules"]
         )
@@ -132,6 +148,15 @@ class ServeSettings(NamedTuple):
     metavar="URL",
     help="Another origin allowed to use the server, e.g. http://mybox.lan:8000 (repeatable); "
     "by default only its own addresses.",
+)
+@click.option(
+    "--trust-proxy",
+    "trust_proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    help="The address of a reverse proxy in front of the server, e.g. 127.0.0.1 (repeatable; a network "
+    "too): its X-Forwarded-For and X-Forwarded-Proto are believed, and the links carry the first "
+    "--allow-origin. By default nobody's are.",
 )
 @click.option(
     "--log-dir",
@@ -279,6 +304,8 @@ def serve(**options: Any) -> None:
         port = sock.getsockname()[1]
         link_host = _link_host(host)
         base = f"http://{link_host}:{port}"
+        if settings.trust_proxies and settings.allow_origins:  # behind a proxy: its public origin
+            base = settings.allow_origins[0].strip().rstrip("/")
         lobby.public_base = base
         hosts = _served_hosts(host, link_host)
         for session in opened:
@@ -320,6 +347,10 @@ def serve(**options: Any) -> None:
             timeout_graceful_shutdown=1,  # then open connections are dropped: stopped within 2 s
             log_level="warning",
             ws_max_size=65536,
+            # X-Forwarded-For/-Proto believed from --trust-proxy's addresses only (uvicorn's own
+            # default believes loopback's, or $FORWARDED_ALLOW_IPS's: not here)
+            proxy_headers=bool(settings.trust_proxies),
+            forwarded_allow_ips=list(settings.trust_proxies),
             lifespan="off",
             access_log=False,
         )

@@ -21,7 +21,8 @@ code 4404); a bad message gets an error frame and changes nothing.
 Every request and websocket passes ``Guard`` first: its ``Host`` must be a
 loopback name, an address the server listens on, or the host of an
 ``--allow-origin``; an ``Origin``, when the browser sends one, must be the
-page's own (the ``Host``) or one allowed. Every answer carries a strict
+page's own (the ``Host``; https only over TLS, as a trusted proxy's
+``X-Forwarded-Proto`` says) or one allowed. Every answer carries a strict
 Content-Security-Policy, ``Referrer-Policy: no-referrer`` (a seat's link is
 its secret) and ``X-Frame-Options: DENY``.
 """
@@ -143,8 +144,10 @@ class Guard:
         names = [*LOOPBACK, *hosts, *(urlsplit(o).hostname or "" for o in self.origins)]
         self.hosts = {_configured(h) for h in names if h} - {""}
 
-    def refusal(self, headers: Headers) -> str | None:
-        """Why a request is refused, or None."""
+    def refusal(self, headers: Headers, secure: bool = False) -> str | None:
+        """Why a request is refused, or None. ``secure``: the request came
+        over TLS (its scheme https or wss: behind a trusted proxy, ``serve
+        --trust-proxy``), whose own origin is then https only."""
         raw = headers.get("host", "")
         checked = split_host(raw)
         if checked is None or checked[0] not in self.hosts:
@@ -155,7 +158,8 @@ class Guard:
             return None
         origin = origin.strip().lower().rstrip("/")
         parts = urlsplit(origin)
-        if origin in self.origins or (parts.scheme in ("http", "https") and parts.netloc == host):
+        schemes = ("https",) if secure else ("http", "https")
+        if origin in self.origins or (parts.scheme in schemes and parts.netloc == host):
             return None
         return f"origin {one_line(origin, 60)!r} not allowed (start the server with --allow-origin for it)"
 
@@ -164,7 +168,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        why = self.refusal(headers)
+        why = self.refusal(headers, secure=scope.get("scheme") in ("https", "wss"))
         if why is not None:
             if scope["type"] == "websocket":  # closed before accepted: the handshake gets a 403
                 await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
@@ -313,12 +317,15 @@ def lobby_of(request: Request | WebSocket) -> Lobby:
 
 
 def base_of(request: Request) -> str:
-    """The address a join link or QR code names: the server's network
-    address (``cardcore serve --lan``) for a page read on this machine,
-    else the address the page was read at."""
+    """The address a join link or QR code names: the server's public one
+    (``lobby.public_base``: its network address with ``cardcore serve
+    --lan``, its proxy's public origin with ``--trust-proxy``) for a page read
+    on this machine or at that public name (a proxy may leave the port out
+    of the ``Host``), else the address the page was read at (its scheme
+    https when a trusted proxy says so)."""
     lobby = lobby_of(request)
     host = request.headers.get("host", "")
-    if lobby.public_base and host_name(host) in LOOPBACK:
+    if lobby.public_base and host_name(host) in (*LOOPBACK, urlsplit(lobby.public_base).hostname):
         return lobby.public_base
     return f"{request.url.scheme}://{host}"
 
