@@ -243,13 +243,14 @@ class Text(str):
     """A message and its arguments; the ``str`` is its English rendering with
     cards in canonical notation (``KH takes 5D 8C``), as logs keep it."""
 
-    __slots__ = ("args", "context", "domain", "msgid", "n", "plural")
+    __slots__ = ("args", "context", "domain", "msgid", "n", "plural", "yours")
 
     domain: str
     msgid: str
     plural: str | None
     n: int | None
     context: str | None
+    yours: Text | None  # said instead where the side named is the reader called "You" (``addressed``)
     args: dict[str, Any]
 
     def __new__(
@@ -269,10 +270,22 @@ class Text(str):
         self.n = n
         self.context = context
         self.args = args
+        self.yours = None
         return self
 
     def __reduce__(self) -> Any:  # pickled (Ray, processes) with its message
-        return (Text, (self.domain, self.msgid, self.args, self.plural, self.n, self.context))
+        return (
+            Text,
+            (self.domain, self.msgid, self.args, self.plural, self.n, self.context),
+            (None, {"yours": self.yours}),
+        )
+
+    def addressed(self, yours: Text) -> Text:
+        """This text, said as ``yours`` where the side it names is the reader
+        called "You" (``steals You's pile`` → ``steals your pile``: the person
+        form each language's catalog gives); returns itself."""
+        self.yours = yours
+        return self
 
 
 class Say(NamedTuple):
@@ -325,6 +338,8 @@ def side_name(n: int, say: Say) -> str:
 
 
 def _say(text: Text, say: Say) -> str:
+    if text.yours is not None and _to_you(text, say):
+        return _say(text.yours, say)
     t = translations(text.domain, say.lang)
     if text.plural is not None:
         n = text.n or 0
@@ -336,6 +351,14 @@ def _say(text: Text, say: Say) -> str:
     else:
         pattern = t.pgettext(text.context, text.msgid) if text.context else t.gettext(text.msgid)
     return _fill(pattern, text.args, say)
+
+
+def _to_you(text: Text, say: Say) -> bool:
+    """Whether a side ``text`` names is the reader, named "You" (the terminal's person)."""
+    you = gettext("You", lang=say.lang)
+    return any(
+        isinstance(v, Side) and say.names and side_name(int(v), say) == you for v in text.args.values()
+    )
 
 
 def render(

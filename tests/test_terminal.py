@@ -356,3 +356,26 @@ def test_cards_typed_beyond_a_fishing_move_play_nothing():
     nothing is added to melds: refused, not played as ``4C builds …``."""
     code, out = run_cli("play", "carrousel", "--seed", "1", input="build 4C 5S\nq\nn\n")
     assert code == 0 and "! no legal build with 4C 5S" in out and "You: 4♣ builds" not in out, out
+
+
+@pytest.mark.parametrize(
+    "lang,yours,named",
+    [
+        ("en", "5♦ steals your pile (2 cards)", "5♦ steals Ana's pile (2 cards)"),
+        ("fr", "5♦ vole votre paquet (2 cartes)", "5♦ vole le paquet de Ana (2 cartes)"),
+    ],
+)
+def test_a_steal_from_the_person_called_you_says_your_pile(registry, lang, yours, named):
+    """Issue 48, item 7: not "steals You's pile": the text names the person's
+    side in the person form his language's catalog gives (P5b)."""
+    from cardcore import i18n
+    from cardcore.cards import card
+    from cardcore.moves import Move
+    from cardcore.render import show_text
+    from cardcore.table import Table
+
+    t = Table.from_names(registry, "paquet_voleur", 2)
+    text = t.move_text(Move("steal", card("5D"), (card("5C"), card("7H")), (("from", 0),)))
+    with i18n.using(lang):
+        assert show_text(text, [i18n.gettext("You"), "Opponent"], t.sides).replace("\u2009", " ") == yours
+        assert show_text(text, ["Ana", "Opponent"], t.sides) == named

@@ -249,6 +249,9 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
                 n,
                 card=c,
                 side=Side(move.get("from")),
+            ).addressed(
+                # i18n: the same steal said to the person whose pile it is ("You" at the terminal)
+                Tn("{card} steals your pile ({n} card)", "{card} steals your pile ({n} cards)", n, card=c)
             )
         if move.kind == "trail":
             # i18n: to trail: to lay {card} on the table without taking anything (P5c)
