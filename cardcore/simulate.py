@@ -10,10 +10,13 @@ any backend plays with ``play_chunk`` — a plain function of picklable data
 by ``Merger``. So the summary is the same for every ``--jobs`` and backend
 (but ``seconds`` and ``cpu_seconds``).
 
-With ``--deals N`` the number of matches is not known in advance: chunks are
-played ahead, and the match in which the N-th deal falls is played again in
-the parent with ``max_deals`` (as a single process would have cut it), so its
-deals, moves and log lines are exactly the serial run's.
+With ``--deals N`` the number of matches is not known in advance. On one
+process a match is played at a time, the last one cut at the N-th deal
+(``max_deals``): nothing is played ahead of need. On several, chunks are
+played ahead (at most the deals still wanted, at the mean deals a match seen
+so far), and the match in which the N-th deal falls is played again in the
+parent with ``max_deals`` (as the single process cut it), so its deals, moves
+and log lines are exactly the serial run's.
 """
 
 from __future__ import annotations
@@ -368,8 +371,11 @@ def run_chunks(
     A chunk is sized to take about ``CHUNK_SECONDS`` (from the chunks played so
     far), and near the end to a share of what is left, so that the workers
     finish together; up to three per worker are in flight. With ``--deals`` no
-    more matches are sent than the deals still wanted call for (at the mean
-    number of deals per match seen so far), so little is played in vain."""
+    more matches are in flight than the deals still wanted call for (at the
+    mean number of deals per match seen so far; one before any is seen) and
+    one a worker beyond, so little is played in vain."""
+    if isinstance(backend, Serial):
+        return _run_serially(spec, merger, on_record, start, play)
     per_chunk = 1
     window = 3 * backend.workers
     pending: deque[tuple[Any, int]] = deque()
@@ -388,13 +394,13 @@ def run_chunks(
                 if left <= 0:
                     return
                 count = min(count, max(1, -(-left // share)))
-            elif played_matches:
+            else:  # --deals: the matches they call for (one until a match is seen), a match a worker more at most
                 in_flight = sum(n for _, n in pending)
-                per_match = played_deals / played_matches
-                wanted = (merger.room() or 0) / per_match - in_flight
+                needed = -(-(merger.room() or 0) * played_matches // played_deals) if played_deals else 1
+                wanted = max(needed, 1) + backend.workers - 1 - in_flight
                 if wanted <= 0:
                     return
-                count = max(1, min(count, int(wanted / share) + 1))
+                count = max(1, min(count, -(-wanted // share)))
             pending.append((backend.submit(spec, next_match, count, play), count))
             next_match += count
 
@@ -422,6 +428,28 @@ def run_chunks(
             on_record(record)
         if not merger.done():
             fill()
+    return cpu
+
+
+def _run_serially(
+    spec: SimSpec,
+    merger: Merger,
+    on_record: Callable[[MatchRecord], None],
+    start: int,
+    play: PlayChunk,
+) -> float:
+    """``run_chunks`` on one process: a match at a time, none played ahead of
+    need; with ``--deals`` the match in which the N-th deal falls is cut there
+    as it is played (``max_deals``), so no deal is played in vain."""
+    cpu = 0.0
+    k = start
+    while not merger.done():
+        chunk = play(spec, k, 1, max_deals=merger.room())
+        cpu += chunk.cpu_seconds
+        for record in chunk.records:
+            merger.add(record)
+            on_record(record)
+        k += 1
     return cpu
 
 

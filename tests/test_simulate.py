@@ -75,6 +75,49 @@ def test_the_nth_deal_cuts_its_match_as_one_process_would():
     assert merger.done() and merger.matches == 0 and merger.deals == 2
 
 
+@pytest.mark.parametrize("deals,matches", [(1, None), (5, None), (None, 2)])
+def test_one_process_plays_only_the_deals_asked(registry, monkeypatch, deals, matches):
+    """Issue 49: on one process no match is played ahead of need (three whole
+    matches were queued before a match's length was known: ``--deals 1``
+    played 11 deals); the deals played are counted at ``play_deal``."""
+    from cardcore import runner
+    from cardcore.simulate import simulate
+    from cardcore.table import Table
+
+    played = []
+    real = runner.play_deal
+
+    def counted(*args, **kwargs):
+        played.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "play_deal", counted)
+    table = Table.from_names(registry, "canasta", 2)
+    summary = simulate(table, ["random", "random"], 3, deals=deals, matches=matches)
+    assert len(played) == summary["deals"]
+    if deals is not None:
+        assert summary["deals"] == deals
+
+
+def test_two_processes_play_a_match_a_worker_beyond_the_deals_asked(registry, monkeypatch):
+    """Issue 49: on several processes at most one match a worker is played
+    beyond those the deals asked for (counted where the matches are sent)."""
+    from cardcore import simulate as sim
+    from cardcore.table import Table
+
+    sent = []
+    real = sim.ProcessPool.submit
+
+    def counted(self, spec, first, count, play=sim.play_chunk):
+        sent.append(count)
+        return real(self, spec, first, count, play)
+
+    monkeypatch.setattr(sim.ProcessPool, "submit", counted)
+    table = Table.from_names(registry, "canasta", 2)
+    summary = sim.simulate(table, ["random", "random"], 3, deals=1, jobs=2)
+    assert summary["deals"] == 1 and sum(sent) <= 1 + 1, sent
+
+
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
 def test_ctrl_c_reports_the_deals_finished_so_far():
     proc = subprocess.Popen(
