@@ -394,7 +394,7 @@ def run_chunks(
                 if left <= 0:
                     return
                 count = min(count, max(1, -(-left // share)))
-            else:  # --deals: the matches they call for (one until a match is seen), a match a worker more at most
+            else:  # --deals: the matches they call for (one until one is seen), and one a worker more
                 in_flight = sum(n for _, n in pending)
                 needed = -(-(merger.room() or 0) * played_matches // played_deals) if played_deals else 1
                 wanted = max(needed, 1) + backend.workers - 1 - in_flight
