@@ -234,10 +234,24 @@ def _medians(rounds: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     return out
 
 
-PURE = """
+def hot_modules() -> list[str]:
+    """The modules ``tools/compile.py`` compiles, as imported
+    (``cardcore_plugins.canasta.movegen``): its own list, so that the pure
+    run forces every one of them."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import compile as compile_tool
+    finally:
+        sys.path.pop(0)
+    return ["cardcore_plugins." + p.removesuffix(".py").replace("/", ".") for p in compile_tool.HOT]
+
+
+# run first in the pure process: the hot modules imported from their sources
+PURE = (
+    f"HOT_MODULES = {hot_modules()!r}\n"
+    + """
 import importlib.machinery, importlib.util, sys
-HOT = {"cardcore_plugins.carrousel.movegen", "cardcore_plugins.canasta.movegen",
-       "cardcore_plugins.canasta.finish", "cardcore_plugins.canasta.melds", "cardcore_plugins.canasta.turn"}
+HOT = set(HOT_MODULES)
 class Pure:
     def find_spec(self, name, path=None, target=None):
         if name not in HOT:
@@ -252,6 +266,7 @@ class Pure:
         return None
 sys.meta_path.insert(0, Pure())
 """
+)
 
 
 def random_play(args: argparse.Namespace) -> None:
