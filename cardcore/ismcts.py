@@ -10,7 +10,12 @@ mean of the other sides', squashed into (-1, 1). The move tried most often at
 the root is played.
 
 Options (``ismcts:iterations=400``, ``ismcts:ms=200,rollout=greedy``):
-``iterations`` (default 200, at most ``MAX_ITERATIONS``), ``ms`` (a time
+``iterations`` (default 200, at most ``MAX_ITERATIONS``), ``plies`` (with
+``iterations``: the search also stops once its rollouts have played that
+many moves in all, after ``MIN_ITERATIONS`` at least: a budget of work,
+which a decision's time follows, so that a deep position's long rollouts
+stay within a level's time and the choices stay the same on any machine;
+0, the default, no such limit), ``ms`` (a time
 budget per decision instead, at most ``MAX_MS``; then the choices depend on
 the machine's speed; whatever the options, a search ends after
 ``CEILING_SECONDS`` or when the watchdog gives up on its thread), ``rollout`` (``random`` or a
@@ -79,6 +84,8 @@ MAX_MS = 60_000.0
 #: whatever its options say, a search ends after this many seconds (wall clock),
 #: or when the watchdog gave up on its thread (``watchdog.given_up``)
 CEILING_SECONDS = MAX_MS / 1000
+#: a search stopped by ``plies`` still runs this many iterations (or its ``iterations``, if fewer)
+MIN_ITERATIONS = 16
 
 
 def _bounded(name: str, value: Any, most: float) -> float:
@@ -116,6 +123,7 @@ class IsmctsPlayer:
         rng: random.Random,
         iterations: int = 200,
         ms: float = 0,
+        plies: int = 0,
         rollout: str = "random",
         c: float = 0.7,
         prior: str = "none",
@@ -135,6 +143,8 @@ class IsmctsPlayer:
         self.rng = rng
         self.iterations = max(1, int(_bounded("iterations", iterations, MAX_ITERATIONS)))
         self.ms = _bounded("ms", ms, MAX_MS)
+        self.plies = int(_bounded("plies", plies, MAX_ITERATIONS * 1000))
+        self.plies_done = 0  # the moves the search under way has played in its rollouts
         self.c = _bounded("c", c, 100)
         self.confidence = _bounded("confidence", confidence, 1e9)
         self.rollout_kind = rollout
@@ -220,6 +230,8 @@ class IsmctsPlayer:
                 sample = lambda rng, plain: pool.draw(rng)  # noqa: E731
         done = 0
         budget = self.ms / 1000 if self.ms else CEILING_SECONDS
+        self.plies_done = 0
+        least = min(self.iterations, MIN_ITERATIONS)
         while True:
             self._iterate(root, sample(self.rng, plain), legal, hint)
             done += 1
@@ -228,6 +240,8 @@ class IsmctsPlayer:
                     break
             elif done >= self.iterations:
                 break
+            elif self.plies and self.plies_done >= self.plies and done >= least:
+                break  # the work a decision may take, played out (a deep position's long rollouts)
             elif time.perf_counter() - start >= budget:
                 break  # the ceiling, whatever the options say
             if given_up():
@@ -403,6 +417,7 @@ class IsmctsPlayer:
                 move = policy(state, moves)
             table.fast_apply_move(state, move)
             steps += 1
+        self.plies_done += steps
         points = [s.points for s in table.score_position(state)]
         mine = table.side_of[self.seat]
         others = [p for i, p in enumerate(points) if i != mine]

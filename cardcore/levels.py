@@ -14,9 +14,10 @@ a game that names none gets the core's (``DEFAULT_LEVELS``).
 - ``hard``: the search (``ismcts``) with an iteration budget calibrated so
   that a decision takes about 300 ms of CPU or less on this project's
   machines; ``expert``: the same within about 1 s. The budget is in
-  iterations, not time, so a level plays the same moves for a seed on any
-  machine; ``hard:iterations=N`` runs it with another budget (tests, slow
-  machines). A game may name another of its bots for a level instead (Paquet
+  iterations, not time (and, where long rollouts would pass the time, in
+  moves played by the rollouts: ``plies``), so a level plays the same moves
+  for a seed on any machine; ``hard:iterations=N`` runs it with another
+  budget (tests, slow machines). A game may name another of its bots for a level instead (Paquet
   voleur's ``hard`` at three and four players is its ``careful``): such a
   level takes no ``iterations``.
 

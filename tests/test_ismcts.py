@@ -317,3 +317,36 @@ def test_plain_imagines_deals_by_the_plain_redeal(registry):
         bot = IsmctsPlayer(table, 0, random.Random(2), iterations=30, plain=option)
         bot.choose(table.observe(state, 0), moves, Watched(table, match, state.clone(), 0, 1, 0))
         assert asked == [option] * 30
+
+
+def test_plies_stop_a_deep_search_on_its_work_the_same_on_every_run(registry):
+    """Issue 49: ``plies`` ends a search once its rollouts have played that
+    many moves (after ``MIN_ITERATIONS``), a count of work: the same
+    iterations and move on every run, fewer iterations than asked where the
+    rollouts are long, all of them where the cap is not reached."""
+    import random
+
+    from cardcore.decision import Decision
+    from cardcore.ismcts import MIN_ITERATIONS, IsmctsPlayer
+    from cardcore.table import Table
+
+    table = Table.from_names(registry, "canasta", 2)
+    match = table.new_match(4)
+    state = match.start_deal()
+    while len(table.legal_moves(state)) < 2:
+        state = table.apply(state, table.legal_moves(state)[0])
+    seat, moves = state.to_act, tuple(table.legal_moves(state))
+    observation = table.observe(state, seat)
+
+    def search(**options):
+        bot = IsmctsPlayer(table, seat, random.Random(3), rollout="greedy", **options)
+        move = bot.choose(observation, moves, Decision(table, match, state, seat, 1, 0))
+        return move, bot.last_iterations, bot.plies_done
+
+    capped = search(iterations=200, plies=2000)
+    assert capped == search(iterations=200, plies=2000)  # deterministic
+    _move, iterations, plies = capped
+    assert MIN_ITERATIONS <= iterations < 200 and plies >= 2000
+    free = search(iterations=20)
+    assert free[1] == 20 and free[2] > 0
+    assert search(iterations=20, plies=10**7)[:2] == free[:2]  # a cap not reached changes nothing
