@@ -64,8 +64,16 @@ function connect() {
 
 function setConn(text, cls) {
   const c = document.getElementById("conn");
+  c.removeAttribute("data-i18n"); // said here from now on: a new language must not put "connecting…" back
   c.textContent = text;
   c.className = "conn " + cls;
+}
+// the connection's state said again in a new language
+function sayConn() {
+  if (!ws) return;
+  if (ws.readyState === WebSocket.OPEN) setConn(_("connected"), "ok");
+  else if (closedForGood) setConn(_("closed"), "bad");
+  else if (retries) setConn(_("reconnecting…"), "bad");
 }
 function showError(text) {
   const e = document.getElementById("error");
@@ -952,5 +960,5 @@ window.addEventListener("resize", () => { showHistoryColumn(); if (frame) fitDoc
 showHistoryColumn();
 
 // a new language picked: the page said again in it
-document.addEventListener("cardcore-lang", () => { if (frame) render(); });
+document.addEventListener("cardcore-lang", () => { sayConn(); if (frame) render(); });
 I18N.ready.then(connect); // the catalog first: the first frame is said in the page's language
