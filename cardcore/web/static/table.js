@@ -118,7 +118,7 @@ function gameTitle(t) { return sayText(said(t.title_say, t.title)); }
 function render() {
   const f = frame, t = f.table, st = f.status, view = f.view || {};
   const focus = focusKey();
-  document.title = _("{title} · {name}", { title: gameTitle(t), name: t.name });
+  document.title = _("{title} · {name}", { title: gameTitle(t), name: sayText(said(t.name_say, t.name)) });
   document.getElementById("title").textContent = gameTitle(t);
   document.getElementById("deal").textContent =
     st.match > 1 && st.deal ? _("match {match} · deal {deal}", st) : st.deal ? _("deal {deal}", st) : st.match > 1 ? _("match {match}", st) : "";
@@ -133,6 +133,7 @@ function render() {
   renderPrompt(f, view);
   renderHand(f, view);
   if (typeof renderAway === "function") renderAway(f);
+  if (typeof renderWaiting === "function") renderWaiting(f); // waiting.js: whom the table waits for, Start
   renderShare(f);
   fitDock();
   restoreFocus(focus, f);
