@@ -74,7 +74,12 @@ def test_the_maker_sits_the_table_waits_for_his_friend_then_shows_her_name(serve
             "() => typeof frame !== 'undefined' && frame && frame.you === 0", timeout=TIMEOUT
         )
         ana.wait_for_selector("#waiting.now #start-table", timeout=TIMEOUT)
-        assert "Waiting for 1 person to sit down: seat 1" in ana.inner_text("#waiting")
+        assert "Waiting for 1 person to sit down: seat 2" in ana.inner_text("#waiting")
+        plate = ana.locator("#felt .seat[data-seat='1']")
+        assert (
+            plate.locator(".who").inner_text() == "free seat"
+            and "free" in plate.locator(".meta").inner_text()
+        )
         time.sleep(0.6)  # a bot that moves at once would have moved by now
         f = frame_of(ana)
         assert f["status"]["deal"] == 0 and f["decision"] is None and f["history"] == []
@@ -139,7 +144,7 @@ def test_the_makers_start_gives_an_empty_seat_to_a_bot_and_the_table_says_so(ser
         ana.click("#start-table", timeout=TIMEOUT)
         for page in (ana, bea):
             page.wait_for_selector("#waiting .bot-note", timeout=TIMEOUT)
-            assert page.inner_text("#waiting .bot-note") == "Seat 2 is played by a bot (normal)"
+            assert page.inner_text("#waiting .bot-note") == "Seat 3 is played by a bot (normal)"
             page.wait_for_function(plate_says(2, "Normal 3"), timeout=TIMEOUT)
         assert "bot" in bea.locator("#felt .seat[data-seat='2'] .meta").all_inner_texts()[0]
         ana.wait_for_function("() => frame.status.phase === 'playing'", timeout=TIMEOUT)

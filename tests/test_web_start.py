@@ -130,21 +130,21 @@ def test_start_is_the_maker_s_and_gives_the_empty_seats_to_bots(tmp_path, regist
             _, f = wait_for(inbox, lambda c, f: c is b and f["status"]["phase"] == "playing")
             assert f["start"]["bots"] == [2] and f["start"]["notices"] == [
                 {"t": "Seat {n} is played by a bot ({level})", "d": "cardcore",
-                 "a": {"n": 2, "level": {"t": "normal", "d": "cardcore", "c": "level"}}}
+                 "a": {"n": 3, "level": {"t": "normal", "d": "cardcore", "c": "level"}}}
             ]  # fmt: skip
             seat = f["seats"][2]
             assert not seat["person"] and seat["kind"] == "normal" and seat["name"] == "Normal 3"
             cy = f["seats"][3]
             assert cy["person"] and cy["name"] == "Cy" and not cy["connected"] and not cy["covered"]
             c = Client(http, token_of(cy_link), inbox, stack)  # he comes: his seat, his moves
-            assert any(h["text"] == "Seat 2 is played by a bot (normal)" for h in f["history"])
+            assert any(h["text"] == "Seat 3 is played by a bot (normal)" for h in f["history"])
             assert lobby.open_seats(session) == [] and lobby.find(token_of(empty_link)) is None
             assert http.get(empty_link).status_code == 404  # a bot's seat now: its link opens nothing
             assert session.begin(0) is None and session.bot_seats == [2]  # started already: the same
             # the bot plays seat 2: the game goes past its turns
             deadline = time.monotonic() + WAIT
             while not any(h["seat"] == 2 for h in b.last()["history"]):
-                assert time.monotonic() < deadline, "the bot never played seat 2"
+                assert time.monotonic() < deadline, 'the bot never played seat 2 ("Normal 3")'
                 for person in (a, b, c):
                     last = person.last()
                     if last["moves"]:

@@ -681,8 +681,9 @@ class TableSession:
         """What the table says of the seats given to bots at its start (the
         bot a covered seat gets, ``Desk.cover_move``: the game's greedy, its ``normal`` level)."""
         level = Text("cardcore", "normal", {}, context="level")
+        seats = [seat + 1 for seat in self.bot_seats]  # counted from 1, as its new name ("Normal 3")
         # i18n: a person's seat nobody took, given to a bot when the table's maker started it
-        return [T("Seat {n} is played by a bot ({level})", n=seat, level=level) for seat in self.bot_seats]
+        return [T("Seat {n} is played by a bot ({level})", n=n, level=level) for n in seats]
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the table: the game thread ends and the log keeps every move played."""

@@ -121,7 +121,7 @@ function fillSeats() {
   const box = document.getElementById("seat-list");
   box.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const label = el("label", "", _("Seat {n}", { n: i }));
+    const label = el("label", "", _("Seat {n}", { n: i + 1 }));  // counted from 1, as the seats' default names
     const name = el("input");
     name.maxLength = 40;
     name.placeholder = _("name");
@@ -213,17 +213,17 @@ async function openTable(body) {
     const li = el("li", "your-seat");
     const a = el("a", "back sit-here", _("Sit at your table →"));
     a.href = data.you.link;
-    li.append(el("span", "", _("Your seat: {n}, as {name}", { n: data.you.seat, name: data.you.name }) + " "), a);
+    li.append(el("span", "", _("Your seat: {n}, as {name}", { n: data.you.seat + 1, name: data.you.name }) + " "), a);
     list.append(li);
   }
   for (const s of data.seats) {
     if (data.you && s.seat === data.you.seat) continue;  // his own: not to send
     const li = el("li");
-    const a = el("a", "", _("Seat {n}", { n: s.seat }));
+    const a = el("a", "", _("Seat {n}", { n: s.seat + 1 }));
     a.href = s.link;
     // the one who opens a seat's link sits there: this browser remembers it
     a.onclick = () => keepSeat(data.id, { link: s.link, table: data.name, title: data.title, seat: s.seat, player: s.name });
-    li.append(a, el("span", "", " "), copyField(data.base + s.link, _("the secret link of seat {n}", { n: s.seat })));
+    li.append(a, el("span", "", " "), copyField(data.base + s.link, _("the secret link of seat {n}", { n: s.seat + 1 })));
     list.append(li);
   }
   const li = el("li");

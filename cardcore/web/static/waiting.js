@@ -7,10 +7,10 @@
 // table.js's, el() cards.js's.
 "use strict";
 
-// an awaited seat as the page says it: a free seat by its number, a seat the table named by its name
+// an awaited seat as the page says it: a free seat by its number (from 1, as "Player 2"), a named seat by its name
 function awaitedName(f, i) {
   const d = f.table.name_says ? f.table.name_says[i] : null;
-  return d && typeof d === "object" && d.t === "free seat" ? _("seat {n}", { n: i }) : name(i);
+  return d && typeof d === "object" && d.t === "free seat" ? _("seat {n}", { n: i + 1 }) : name(i);
 }
 
 function renderWaiting(f) {
@@ -34,6 +34,14 @@ function renderWaiting(f) {
     } else if (st.host !== null && st.host !== undefined) {
       box.append(el("small", "muted", _("{name} may start the table without waiting.", { name: name(st.host) })));
     }
+  }
+  if (waiting) {  // a seat nobody sat at is free, not away: its plate says so (table.js drew it)
+    st.awaited.forEach((i) => {
+      document.querySelectorAll("#felt .seat[data-seat='" + i + "'], #you-spot .seat[data-seat='" + i + "']").forEach((chip) => {
+        chip.classList.remove("away");
+        chip.querySelectorAll(".meta .badge").forEach((b) => { if (b.textContent === _("away")) b.textContent = _("free"); });
+      });
+    });
   }
   (st && st.notices ? st.notices : []).forEach((n) => box.append(el("p", "bot-note", sayText(n))));
   box.hidden = !box.childElementCount;
