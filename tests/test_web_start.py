@@ -152,6 +152,27 @@ def test_start_is_the_maker_s_and_gives_the_empty_seats_to_bots(tmp_path, regist
                 time.sleep(0.05)
 
 
+def test_a_maker_who_never_comes_does_not_hold_the_others_for_ever(tmp_path, registry):
+    """The maker's seat away past the table's away limit: a person who sat
+    down may press *Start*; the maker's seat stays his (away, coverable)."""
+    with served(tmp_path, registry) as (lobby, http):
+        lobby.away_limit = 1.0
+        table = made(http)
+        session = lobby.sessions[table["id"]]
+        bea = http.post(f"/api/tables/{table['id']}/seats/1", json={"name": "Bea"}).json()
+        inbox: queue.Queue[Any] = queue.Queue()
+        with contextlib.ExitStack() as stack:
+            b = Client(http, token_of(bea["link"]), inbox, stack)
+            wait_for(inbox, lambda c, f: c is b)
+            if not b.last()["seats"][0]["coverable"]:  # younger than the limit: the maker's to start
+                assert b.refused({"type": "start"}) == "only the one who made this table may start it"
+            wait_for(inbox, lambda c, f: c is b and f["seats"][0]["coverable"])
+            b.send({"type": "start"})
+            _, f = wait_for(inbox, lambda c, f: c is b and f["start"]["begun"])
+            assert f["start"]["bots"] == [] and f["seats"][0]["person"] and f["seats"][0]["name"] == "Ana"
+            assert session.begun and lobby.open_seats(session) == []
+
+
 def test_a_table_the_server_opened_is_started_by_the_first_to_sit(tmp_path, registry):
     lobby = Lobby(registry, None, None)
     try:

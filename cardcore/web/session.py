@@ -626,10 +626,15 @@ class TableSession:
             return [] if self.begun else [i for i in self.people if i not in self.seated]
 
     def may_begin(self, by: int) -> str | None:
-        """None if ``by`` may start the table now (its host, or started already), else why not."""
+        """None if ``by`` may start the table now (its host; a person who sat
+        down, once the host is away past the away limit; or started already),
+        else why not."""
         with self._cond:
             if self.begun or by == self.host:
                 return None
+            host = self.desks.get(self.host) if self.host is not None else None
+            if by in self.seated and host is not None and host.coverable(time.monotonic()):
+                return None  # the maker never came, or went: the others need not wait for ever
             return T("only the one who made this table may start it")
 
     def begin(

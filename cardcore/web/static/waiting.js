@@ -25,7 +25,9 @@ function renderWaiting(f) {
     const names = st.awaited.map((i) => awaitedName(f, i)).join(", ");
     box.append(el("p", "waiting-note", _n("Waiting for {n} person to sit down: {names}. No card is dealt before.",
       "Waiting for {n} people to sit down: {names}. No card is dealt before.", st.awaited.length, { names: names })));
-    if (f.you !== null && f.you === st.host) {
+    // the host's (the maker's); anyone's who sat down, once the host is away past the table's limit
+    const hostGone = st.host !== null && st.host !== undefined && f.seats[st.host] && f.seats[st.host].coverable;
+    if (f.you !== null && (f.you === st.host || (hostGone && !st.awaited.includes(f.you)))) {
       const b = el("button", "next start-table", _("Start now"));
       b.type = "button";
       b.id = "start-table";
