@@ -72,6 +72,9 @@ def test_the_maker_sits_and_the_lobby_names_the_table_and_its_free_seats(tmp_pat
         assert r.status_code == 400 and r.json()["error"].startswith("maker: type your name")
         # a name given to the table is its own
         assert made(http, {**TABLE, "name": "Friday"})["name"] == "Friday"
+        # a table of games.yaml opened in the lobby: its maker sits there too (its named seat renamed)
+        teams = made(http, {"table": "teams", "maker": "Bo"})
+        assert teams["name"] == "teams" and teams["you"]["seat"] == 0 and teams["you"]["name"] == "Bo"
 
 
 def test_no_move_until_every_person_sits_then_the_name_is_everywhere(tmp_path, registry):
