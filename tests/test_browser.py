@@ -389,12 +389,18 @@ def test_the_lobby_opens_a_table_in_the_browser(server, browser):
     page.select_option("#game", "carrousel")
     page.select_option("#players", "2")
     page.fill("#name", "duel")
+    page.click("#new-table button[type=submit]")  # no name: he is asked for his (he sits there)
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.evaluate("document.activeElement.id") == "maker"
+    page.fill("#maker", "Ana")
     page.click("#new-table button[type=submit]")
     page.wait_for_selector("#links li a")
-    link = page.locator("#links li a").first.get_attribute("href")
+    link = page.locator("#links li.your-seat a").get_attribute("href")  # his own seat, kept by his browser
     assert link and link.startswith("/seat/")
+    assert page.evaluate(f"Object.values(mySeats()).some((s) => s.link === '{link}')")
     page.screenshot(path=str(shots() / "lobby.png"), full_page=True)
     page.goto(base + link)
+    page.click("#start-table")  # the table waits for seat 1: he starts it, a bot plays seat 1
     page.wait_for_selector("#moves button.move, #status")
     assert "Carrousel" in page.locator("#title").inner_text()
     bad = browser.new_page()

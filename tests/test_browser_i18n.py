@@ -260,7 +260,9 @@ def test_the_lobby_and_the_table_in_the_pseudo_locale(server: Any, browser: Any)
     assert english_left(page.evaluate(SCREEN_TEXT), interface) == []
     assert page.errors == []
     page.context.close()
-    # the table page: a person's (his hand, his moves) and the spectators'
+    # the table page: a person's (his hand, his moves) and the spectators'; the second
+    # person sits too (a table waits for its people)
+    lobby.claim(session.links[1])
     for url in (f"/seat/{session.links[0]}", f"/watch/{session.watch_link}"):
         received: list[dict[str, Any]] = []
         page = open_page(browser, base + url, PSEUDO, PHONE, pick=False)

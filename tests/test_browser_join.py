@@ -201,6 +201,7 @@ def test_the_lobby_shows_a_new_table_s_code_and_qr_code(server, browser):  # noq
         page.select_option("#game", "paquet_voleur")
         page.select_option("#players", "2")
         page.fill("#name", "qr-table")
+        page.fill("#maker", "Ana")
         page.click("#new-table button[type=submit]")
         page.wait_for_selector("#links li a, #error:not([hidden])", timeout=10_000)
         assert page.locator("#error").is_hidden(), page.inner_text("#error")

@@ -393,6 +393,10 @@ def test_serve_prints_links_serves_and_stops_keeping_the_log(tmp_path):
         ws_url = seats[0].replace("http://", "ws://").replace("/seat/", "/ws/")
         with connect(ws_url) as ws:  # bad input to a real server: errors, and no traceback
             assert json.loads(ws.recv(timeout=WAIT))["type"] == "state"
+            # the first person to sit at a table the server opened starts it: seat 1 goes to a bot
+            ws.send('{"type": "start"}')
+            while not (frame := json.loads(ws.recv(timeout=WAIT))).get("start", {}).get("begun"):
+                assert frame["type"] in ("state", "change"), frame
             for bad in ("{oops", '{"type": "move", "decision": 0, "index": 99}', b"\x00"):
                 ws.send(bad)
                 while (reply := json.loads(ws.recv(timeout=WAIT)))["type"] == "state":

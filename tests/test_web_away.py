@@ -78,7 +78,10 @@ def open_table(lobby: Lobby, kinds: list[str], options: dict[str, Any]) -> Any:
     cfg = TableConfig.model_validate(
         {"game": "paquet_voleur", "players": [{"kind": k} for k in kinds], "options": options}
     )
-    return lobby.open(cfg, "away", 3)
+    session = lobby.open(cfg, "away", 3)
+    for token in list(session.links.values()):  # every person took his seat: the table begins
+        lobby.claim(token)  # (a table waits for its people); none of them has his page open yet
+    return session
 
 
 def drive(conn: Conn, rng: random.Random, until: Any, answered: set[int]) -> dict[str, Any]:
@@ -101,7 +104,7 @@ def drive(conn: Conn, rng: random.Random, until: Any, answered: set[int]) -> dic
 
 
 def test_an_absent_person_is_played_by_a_bot_and_takes_his_seat_back(tmp_path, registry):
-    """B never comes: A may not hand B's seat to a bot before the limit, then
+    """B took his seat but never opens the table: A may not hand B's seat to a bot before the limit, then
     may; the bot plays B's moves and the deal's end does not wait for B; B's
     link takes the seat back, and B's next decision is his own again."""
     with served(tmp_path, registry) as (lobby, http):

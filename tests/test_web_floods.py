@@ -398,7 +398,8 @@ def test_names_that_look_alike_are_refused(tmp_path, registry):
     assert fold_name("Ρlayer 1") == fold_name("Player 1") == fold_name("ＰＬＡＹＥＲ １")
     assert fold_name("Аnn") == fold_name("ann") != fold_name("Anna")  # a Cyrillic A
     with served(tmp_path, registry) as (_, http):
-        made = http.post("/api/tables", json=TWO_PEOPLE).json()
+        # its maker sits at seat 0 as "Player 1" (a free seat's name is no one's)
+        made = http.post("/api/tables", json={**TWO_PEOPLE, "maker": "Player 1"}).json()
         url = f"/api/tables/{made['id']}/seats/1"
         for name in ("Ρlayer 1", "Ｐlayer 1", "Player\u200b 1", "PLAYER 1"):
             r = http.post(url, json={"name": name})

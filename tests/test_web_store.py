@@ -209,12 +209,24 @@ def test_a_server_whose_port_is_taken_is_refused_before_it_opens_its_store(tmp_p
 
 
 # ---- a broken row, a broken file -----------------------------------------------
+def seated(lobby: Lobby, session: Any) -> Any:
+    """``session`` with its people seated (each link's first connection): it
+    begins (a table waits for its people), its first deal dealt and journaled."""
+    for token in list(session.links.values()):
+        lobby.claim(token)
+    deadline = time.monotonic() + WAIT
+    while session.status.match < 1:
+        assert time.monotonic() < deadline, "the table never began"
+        time.sleep(0.01)
+    return session
+
+
 def test_a_broken_row_is_said_and_left_out_and_the_other_tables_resume(tmp_path, registry, capsys):
     db = tmp_path / "tables.db"
     store = Store(db)
     first = Lobby(registry, None, tmp_path / "logs", store=store)
     kept, broken, unread = (
-        first.open(TableConfig.model_validate(TWO), n) for n in ("kept", "broken", "unread")
+        seated(first, first.open(TableConfig.model_validate(TWO), n)) for n in ("kept", "broken", "unread")
     )
     first.close()
     store.db.execute("UPDATE tables SET data = '{oops' WHERE id = ?", (broken.id,))

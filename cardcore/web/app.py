@@ -4,7 +4,8 @@ seat, and the static assets (shipped in the package: no CDN, works offline).
     GET  /                 the lobby: running tables, a form to open one
     GET  /api/catalog      games, options, house rules, player kinds, tables of games.yaml
     GET  /api/tables       running tables (no secret link in it but the spectators')
-    POST /api/tables       open a table: {"table": NAME} or a table's fields
+    POST /api/tables       open a table: {"table": NAME} or a table's fields; with
+                           {"maker": NAME} he sits at its first person's seat ("you": his link)
     DELETE /api/tables/ID  close it: {"owner": TOKEN}, the token its maker was given
     POST /api/tables/ID/seats/N   take open seat N: {"name": NAME} → his own secret link
     GET  /api/tables/ID/qr.svg    a QR code of the table's join page
@@ -379,6 +380,10 @@ async def tables(request: Request) -> Response:
         return error_answer(error_text(err), 400)
     # whoever made it may close it (the token is kept hashed)
     made = {**links(session), "owner": session.owner_token, "base": base_of(request)}
+    seat = session.maker_seat
+    if seat is not None and seat in session.links:  # he sits there: his own link, kept by his browser
+        link = f"/seat/{session.links[seat]}"
+        made["you"] = {"seat": seat, "name": session.table.names[seat], "link": link}
     return JSONResponse(made, status_code=201)
 
 
@@ -694,8 +699,9 @@ def links(session: Any) -> dict[str, Any]:
         "title": session.table.game.title,
         "code": session._info.get("code", ""),
         "join": session._info.get("join", ""),
+        "name_say": to_data(session.name),  # "Ana's Carrousel", said in each page's language
         "seats": [
-            {"seat": seat, "name": session.table.names[seat], "link": f"/seat/{token}"}
+            {"seat": seat, "name": session.shown_name(seat), "link": f"/seat/{token}"}
             for seat, token in session.links.items()
         ],
         "watch": f"/watch/{session.watch_link}",

@@ -130,8 +130,11 @@ class Lobby:
         self._closing = threading.Event()
 
     # ---- opening tables --------------------------------------------------
-    def open_config(self, name: str, seed: int | None = None, client: str | None = None) -> TableSession:
-        """The table ``name`` of the config file (``cardcore serve --table NAME``)."""
+    def open_config(
+        self, name: str, seed: int | None = None, client: str | None = None, maker: str | None = None
+    ) -> TableSession:
+        """The table ``name`` of the config file (``cardcore serve --table NAME``;
+        ``maker``: from the lobby, the one who opened it sits there, see ``start``)."""
         if self.config_path is None:
             raise CardcoreError("no tables file")
         tables = load_config(self.config_path).tables
@@ -139,7 +142,7 @@ class Lobby:
             known = ", ".join(sorted(tables)) or "none"
             raise CardcoreError(f"{self.config_path}: no table {name!r}; tables: {known}")
         try:
-            return self.open(tables[name], name, seed, client=client)
+            return self.open(tables[name], name, seed, client=client, maker=maker)
         except TableError as err:
             raise CardcoreError(f"{self.config_path}: tables.{name}: {err}") from None
 
@@ -159,15 +162,16 @@ class Lobby:
             raise
 
     def _open_data(self, data: dict[str, Any], client: str | None) -> TableSession:
+        maker = person_name(data["maker"], "maker") if data.get("maker") is not None else None
         if "table" in data:
-            session = self.open_config(str(data["table"]), client=client)
+            session = self.open_config(str(data["table"]), client=client, maker=maker)
         else:
-            fields = {k: v for k, v in data.items() if k != "name"}
+            fields = {k: v for k, v in data.items() if k not in ("name", "maker")}
             try:
                 cfg = TableConfig.model_validate(fields)
             except ValidationError as err:
                 raise CardcoreError("; ".join(pydantic_problems(err))) from None
-            name = safe_name(data.get("name") or cfg.game)
+            name: str = safe_name(data["name"]) if data.get("name") else ""
             if cfg.seed is not None and not self.allow_seeds and _has_people(cfg):
                 raise CardcoreError(
                     T(
@@ -178,7 +182,7 @@ class Lobby:
             if isinstance(cfg.players, list):
                 for p in cfg.players:
                     p.kind = clamp_kind(p.kind)
-            session = self.open(cfg, name, client=client)
+            session = self.open(cfg, name, client=client, maker=maker)
         return session
 
     def _counted(self) -> list[TableSession]:
@@ -216,9 +220,17 @@ class Lobby:
                 _give_back(self._credit, f"P:{prefix(client)}", PREFIX_CREATE_BURST)
 
     def open(
-        self, cfg: TableConfig, name: str, seed: int | None = None, client: str | None = None
+        self,
+        cfg: TableConfig,
+        name: str,
+        seed: int | None = None,
+        client: str | None = None,
+        maker: str | None = None,
     ) -> TableSession:
-        """Validate ``cfg`` (TableError naming the field), then start the table."""
+        """Validate ``cfg`` (TableError naming the field), then start the
+        table; ``maker``: the name of the person who made it, seated at its
+        first person's seat (``start``); ``name`` "": named after him and the
+        game ("Ana's Carrousel"), else after the game."""
         table, kinds = build_table(cfg, self.registry)
         given = default_names(table, kinds)
         if not isinstance(cfg.players, list):
@@ -226,14 +238,27 @@ class Lobby:
         else:  # each seat left unnamed gets the lobby's default ("Normal 2"), the others theirs
             named = zip(cfg.players, table.names, given, strict=True)
             table.names = [n if p.name else d for p, n, d in named]
-        return self.start(table, kinds, seed if seed is not None else cfg.seed, name, client=client)
+        seed = seed if seed is not None else cfg.seed
+        return self.start(table, kinds, seed, name or table_name(table, maker), client=client, maker=maker)
 
     def start(
-        self, table: Table, kinds: list[str], seed: int | None, name: str, client: str | None = None
+        self,
+        table: Table,
+        kinds: list[str],
+        seed: int | None,
+        name: str,
+        client: str | None = None,
+        maker: str | None = None,
     ) -> TableSession:
         """Start a table; ``seed`` None: a fresh one (``seeds.fresh_seed``) for
         each match, never shown while people play. A seed given is
-        deterministic on purpose (each next match's follows from it)."""
+        deterministic on purpose (each next match's follows from it).
+        ``maker``: the name of whoever made it, whose seat is its first
+        person's from now on (his link is ``session.links`` of
+        ``session.maker_seat``), and who may start it before every person
+        came. The table waits for its people: each sits down with his seat's
+        first connection (``claim``, ``TableSession.sit``), or *Start*
+        (``start_table``)."""
         self.reap()
         with self._lock:
             if sum(s.ended is None for s in self.sessions.values()) >= self.max_tables:
@@ -271,6 +296,12 @@ class Lobby:
             self.sessions[session.id] = session
             claimed = set() if self.lobby_seats else set(session.people)
             self._seat(session, Seating(self._new_code(), claimed))
+            session.starter = lambda seat: self.start_table(session, seat)
+            if maker is not None and session.people:  # his seat: never offered to others
+                seat = session.people[0]
+                session.maker_seat = session.host = seat
+                session.rename(seat, maker)
+                claimed.add(seat)  # he sits down (``sit``) when his page first connects, as everyone
         return self._launch(session, log_path)
 
     def _new_code(self) -> str:
@@ -295,6 +326,12 @@ class Lobby:
             "names": list(session.table.names),
             "code": seating.code if seating is not None else "",
             "claimed": sorted(seating.claimed) if seating is not None else list(session.people),
+            # the table waits for its people: who sat down, who may start it, who a bot plays for
+            "seated": sorted(session.seated),
+            "host": session.host,
+            "bots": list(session.bot_seats),
+            "begun": session.begun,
+            "maker_seat": session.maker_seat,
         }
 
     def _save_seating(self, session: TableSession) -> None:
@@ -357,12 +394,22 @@ class Lobby:
                 # a name given by default is the text it was (said in each page's language)
                 given = default_names(table, list(data["kinds"]))
                 table.names = [d if d == n else n for d, n in zip(given, table.names, strict=True)]
+                for i in data.get("bots", []):  # given to a bot when the table was started
+                    level = LEVEL_NAMES["normal"](int(i) + 1)
+                    table.names[int(i)] = level if level == table.names[int(i)] else table.names[int(i)]
+                name = str(data["name"])
+                at = data.get("maker_seat")
+                maker = table.names[at] if type(at) is int and 0 <= at < len(table.names) else None
+                if maker is not None and table_name(table, maker) == name:
+                    name = table_name(table, maker)  # "Ana's Carrousel" said in each page's language
+                elif table_name(table, None) == name:
+                    name = table_name(table, None)
                 log = Path(data["log"]) if data.get("log") else None
                 session = self.session_class(
                     table,
                     list(data["kinds"]),
                     int(data["seed"]),
-                    name=str(data["name"]),
+                    name=name,
                     log_path=log if log is not None and log.exists() else None,
                     bot_delay=self.bot_delay,
                     seed_given=bool(data.get("seed_given")),
@@ -373,6 +420,11 @@ class Lobby:
                 claimed = {int(i) for i in data.get("claimed", session.people)}
                 session.restore(table_id, data, self.store.journal(table_id))
                 session.journal.store = self.store
+                maker_seat = data.get("maker_seat")
+                session.maker_seat = maker_seat if type(maker_seat) is int else None
+                for seat in data.get("seated", sorted(claimed)):  # a table stored before: its claimed
+                    session.sit(int(seat))
+                session.starter = lambda seat, s=session: self.start_table(s, seat)
             except StoreError as err:  # its journal cannot be read: not resumed, not closed
                 broken(table_id, message(err))
                 continue
@@ -414,8 +466,9 @@ class Lobby:
 
     def claim(self, token: str) -> tuple[TableSession, int | None] | None:
         """``find``, and the seat of that link claimed (its first connection):
-        no longer offered in the lobby. None: unknown, or the seat was taken
-        from the lobby since that link was made."""
+        no longer offered in the lobby, and its person seated (the table
+        begins when all are, ``TableSession.sit``). None: unknown, or the seat
+        was taken from the lobby since that link was made."""
         found = self.find(token)
         if found is None or found[1] is None:
             return found
@@ -424,8 +477,9 @@ class Lobby:
             if not hmac.compare_digest(token_hash(token), session.link_hashes.get(seat, "")):
                 return None  # taken from the lobby just now: that link is no longer the seat's
             seating = self.seating.get(session.id)
-            if seating is not None and seat not in seating.claimed:
+            if seating is not None and (seat not in seating.claimed or seat not in session.seated):
                 seating.claimed.add(seat)
+                session.sit(seat)  # the table begins when every person's seat is taken
                 self._save_seating(session)
         return found
 
@@ -453,14 +507,13 @@ class Lobby:
             raise SeatError(
                 T("seat: no person's seat {seat} at this table", seat=repr(one_line(str(seat), 10)))
             )
-        if not isinstance(name, str) or not safe_name(name, NAME_LIMIT).strip("?"):
-            raise CardcoreError(T("name: type the name the others will see"))
-        name = safe_name(" ".join(name.split()), NAME_LIMIT)
+        name = person_name(name, "name")
         with self._lock:
             if seat not in self.open_seats(session):
                 raise SeatError(T("this seat is taken; choose another"))
             # compared as they look: "Ρlayer 1" (a Greek Rho) is "Player 1"
-            others = {fold_name(n) for i, n in enumerate(session.table.names) if i != seat}
+            free = self.open_seats(session)  # "free seat": no one's name
+            others = {fold_name(n) for i, n in enumerate(session.table.names) if i != seat and i not in free}
             if fold_name(name) in others:
                 raise CardcoreError(
                     T("name: someone at this table is called {name}; choose another", name=repr(name))
@@ -477,7 +530,30 @@ class Lobby:
             session.links.pop(seat, None)
             self.seating[session.id].claimed.add(seat)
             session.rename(seat, name)  # everyone at the table sees his name
-        return session, token
+        return session, token  # he sits down when his page connects (``claim``)
+
+    def start_table(self, session: TableSession, seat: int) -> str | None:
+        """*Start* pressed at ``seat`` of ``session``: refused (the words) but
+        from its host; the seats nobody took go to bots (``TableSession.begin``),
+        no longer offered nor anyone's link, named by their level ("Normal 3");
+        a seat taken whose person has not come yet stays his (he is away)."""
+        with self._lock:
+            error = session.may_begin(seat)
+            if error is not None:
+                return error
+            seating = self.seating.get(session.id)
+            # the seats nobody took: one taken (his link minted, or the maker's) stays its person's
+            empty = [i for i in session.empty_seats() if seating is None or i not in seating.claimed]
+            error = session.begin(seat, empty, named=lambda i: LEVEL_NAMES["normal"](i + 1))
+            if error is not None:
+                return error
+            for i in empty:
+                session.link_hashes.pop(i, None)  # a bot's seat now: its link opens nothing
+                session.links.pop(i, None)
+                if seating is not None:
+                    seating.claimed.add(i)
+            self._save_seating(session)
+        return None
 
     def _spend_take(self, client: str | None) -> None:
         """One seat taken by ``client`` (the lock held), or ``LimitError``
@@ -696,6 +772,25 @@ LEVEL_NAMES = {
     "hard": lambda n: T("Hard {n}", n=n),
     "expert": lambda n: T("Expert {n}", n=n),
 }
+
+
+def person_name(name: Any, field: str) -> str:
+    """A name typed by a person (taking a seat, making a table), cleaned; or
+    ``CardcoreError`` naming ``field``."""
+    if not isinstance(name, str) or not safe_name(name, NAME_LIMIT).strip("?"):
+        if field == "maker":
+            raise CardcoreError(T("maker: type your name, the one the others will see"))
+        raise CardcoreError(T("name: type the name the others will see"))
+    return safe_name(" ".join(name.split()), NAME_LIMIT)
+
+
+def table_name(table: Table, maker: str | None) -> str:
+    """A lobby table's name when its maker gives none: after him and the game
+    ("Ana's Carrousel"), else the game's title; a text, said in each page's language."""
+    if maker:
+        # i18n: a table's name in the lobby: its maker's name, then the game's title
+        return T("{name}'s {game}", name=maker, game=table.game.title)
+    return table.game.title
 
 
 def file_stem(name: str) -> str:

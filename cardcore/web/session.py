@@ -57,7 +57,7 @@ from typing import IO, Any
 from cardcore.decision import Decision
 from cardcore.errors import message as error_message
 from cardcore.game import DealState, Observation
-from cardcore.i18n import T, to_data
+from cardcore.i18n import T, Text, to_data
 from cardcore.log import GameLog
 from cardcore.match import Match
 from cardcore.moves import Move
@@ -129,6 +129,17 @@ class TableSession:
         self._cond = threading.Condition(threading.RLock())
         self.desks = {seat: self.desk_class(self, seat) for seat in self.people}  # nobody here yet: away
         self.decisions = itertools.count(1)  # each decision waited at gets the next number
+        # the table waits for its people (docs/WEB.md, "How a table is made, waits and starts"):
+        # the seats sat at (``sit``), the seat that may start it before (``host``: its maker's;
+        # a table the server opened: the first person to sit), the seats given to bots then
+        self.seated: set[int] = set()
+        self.host: int | None = None
+        self.maker_seat: int | None = None  # the seat its maker took as he made it in the lobby
+        self.begun = not self.people  # a show of bots begins at once
+        self.bot_seats: list[int] = []
+        self.notices: list[str] = []  # said in the history with the first deal (``Steps``)
+        # the lobby's *Start* (its seats and store follow); None: ``begin`` alone
+        self.starter: Callable[[int], str | None] | None = None
         # the search CPU of each address (hints, and the bots of a table made in the lobby), or None
         self.budget: Any = None
         self.status = Status(scores=[0] * len(table.sides))
@@ -156,6 +167,7 @@ class TableSession:
             "names": list(table.names),
             # the names as data: a default name ("Player 2") is said in each page's language
             "name_says": [to_data(n) for n in table.names],
+            "name_say": to_data(name),  # the table's name, said in each page's language too
             "sides": [list(s) for s in table.sides],
             "options": table.options.model_dump(exclude_defaults=True),
             "house_rules": [h.name for h in table.house_rules],
@@ -171,6 +183,7 @@ class TableSession:
             "suits_matter": self.suits_matter,
             "away_limit": away_limit,  # seconds a seat is away before the others may hand it to a bot
         }
+        self._names_changed()  # a person's seat nobody took yet is a free seat
 
     # ---- the store ---------------------------------------------------------
     def stored(self) -> dict[str, Any]:
@@ -187,6 +200,7 @@ class TableSession:
             "client": self.client,
             "log": str(self.log_path) if self.log_path is not None else None,
             "away_limit": self.away_limit,
+            "host": self.host,
         }
 
     def restore(self, table_id: str, data: dict[str, Any], journal: list[dict[str, Any]]) -> None:
@@ -199,11 +213,15 @@ class TableSession:
         self.watch_link = data["watch"]
         self.owner_hash = data.get("owner")
         self.client = data.get("client")
+        self.host = data.get("host") if type(data.get("host")) is int else None
+        self.bot_seats = [int(i) for i in data.get("bots", [])]
         # the seats handed to a bot are as they were when the server stopped; the
         # moves are played again, whoever chose them
         for seat in self.journal.restore(journal):
             if seat in self.desks:
                 self.desks[seat].covered = True
+        # a table that had begun goes on (its journal, or the lobby's "begun"); else it still waits
+        self.begun = self.begun or bool(self.journal.replay) or bool(data.get("begun"))
         self.resumed = True
 
     def forget(self) -> None:
@@ -212,25 +230,20 @@ class TableSession:
 
     # ---- the game thread ------------------------------------------------
     def start(self) -> None:
-        """Open the log and start playing (bots move at once, people are waited for)."""
+        """Open the log and start the game thread (it waits for the people: ``_await_people``)."""
+        headed = False
         if self.log_path is not None and self.resumed:
             # resumed: the log is written anew from the journal after its first line
             with self.log_path.open("r+", encoding="utf-8") as f:
-                f.readline()
+                headed = bool(f.readline())  # none: the table had not begun (``_head_log``)
                 f.truncate(f.tell())
             self._log_file = self.log_path.open("a", encoding="utf-8")
-            private = bool(self.people)
-            self.log = GameLog(self._log_file, self.table, self.kinds, None, header=False, private=private)
         elif self.log_path is not None:
             self._log_file = self.log_path.open("x", encoding="utf-8")  # never overwrite a log
             os.chmod(self.log_path, 0o600)  # the host's only (docs/WEB.md, the threat model)
-            # with people at the table a match's lines are written when it
-            # ends or the table stops, and the header names no seed (the
-            # match's own line does, when written): the file never shows the
-            # hands in play, nor what deals them
+        if headed and self._log_file is not None:
             private = bool(self.people)
-            head_seed = None if private else self.seed
-            self.log = GameLog(self._log_file, self.table, self.kinds, head_seed, private=private)
+            self.log = GameLog(self._log_file, self.table, self.kinds, None, header=False, private=private)
         with self._cond:
             # nobody here yet: each seat away from now (a frame at its limit)
             for desk in self.desks.values():
@@ -271,12 +284,13 @@ class TableSession:
         return _Budgeted(self, bot)
 
     def _run(self) -> None:
-        listeners: list[Listener] = [Steps(self)]
-        if self.log is not None:
-            listeners.insert(0, self.log)  # written (and synced) before the deal's pause
         self.watch.busy()
         WATCHDOG.watch(self.watch, self._overrun)
         try:
+            self._await_people()
+            listeners: list[Listener] = [Steps(self)]
+            if self.log is not None:
+                listeners.insert(0, self.log)  # written (and synced) before the deal's pause
             self._play(listeners)
         except QuitGame:
             pass
@@ -304,6 +318,31 @@ class TableSession:
                     self.ended = time.monotonic()
                     self.publisher.publish()
                 self._close_log()
+
+    def _await_people(self) -> None:
+        """The game thread, before anything is dealt: no bot moves until the
+        table begins (every person sat down, or *Start*); then the log's
+        first line, with the names the people gave."""
+        with self._cond:
+            self.watch.idle()
+            while not self.begun and not self.stopping and not self.journal.replay:
+                self._cond.wait()
+            self.watch.busy()
+            if self.stopping:
+                raise QuitGame
+            self.begun = True
+        self._head_log()
+
+    def _head_log(self) -> None:
+        """The log's first line (the table, its seats' names), written when the table begins."""
+        if self._log_file is not None and self.log is None:
+            # with people at the table a match's lines are written when it
+            # ends or the table stops, and the header names no seed (the
+            # match's own line does, when written): the file never shows the
+            # hands in play, nor what deals them
+            private = bool(self.people)
+            head_seed = None if private else self.seed
+            self.log = GameLog(self._log_file, self.table, self.kinds, head_seed, private=private)
 
     def _play(self, listeners: list[Listener]) -> None:
         """Match after match, until the table stops (a show of bots: one match)."""
@@ -427,10 +466,12 @@ class TableSession:
         error to send back (nothing changed). ``client``: the connection's
         address, whose search CPU a hint spends (``budget``)."""
         if not isinstance(message, dict):
-            return T("expected a JSON object with a type: move, hint, why, next, new_match or cover")
+            return T("expected a JSON object with a type: move, hint, why, next, new_match, cover or start")
         kind = message.get("type")
         if seat is None:
             return T("a spectator's link cannot play")
+        if kind == "start":  # outside the lock: the lobby's seats first (its lock, then this one)
+            return self.starter(seat) if self.starter is not None else self.begin(seat)
         with self._cond:
             self.active = time.monotonic()
             desk = self.desks.get(seat)
@@ -464,7 +505,7 @@ class TableSession:
         else:
             said = one_line(str(kind), 40)
             return T(
-                "unknown message type {type}; expected move, hint, why, next, new_match or cover",
+                "unknown message type {type}; expected move, hint, why, next, new_match, cover or start",
                 type=repr(said),
             )
         return None
@@ -540,12 +581,114 @@ class TableSession:
         """``seat``'s player is called ``name`` from now on: everyone at the table sees it."""
         with self._cond:
             self.table.names[seat] = name
-            # a new description, not the old one changed: a frame kept to compare with keeps the old
-            names = self.table.names
-            # both forms of the names: the pages show "name_says" (a default name said in
-            # each page's language); refreshing "names" alone kept the placeholder there
-            self._info = {**self._info, "names": list(names), "name_says": [to_data(n) for n in names]}
+            self._names_changed()
             self.publisher.publish()
+
+    def _names_changed(self) -> None:
+        """The frames' names anew (the lock held), a free seat's said as such."""
+        # a new description, not the old one changed: a frame kept to compare with keeps the old
+        names = [self.shown_name(i) for i in range(len(self.table.names))]
+        # both forms of the names: the pages show "name_says" (a default name said in
+        # each page's language); refreshing "names" alone kept the placeholder there
+        self._info = {**self._info, "names": names, "name_says": [to_data(n) for n in names]}
+
+    # ---- waiting for the people ------------------------------------------
+    def shown_name(self, seat: int) -> str:
+        """``seat``'s name as the pages show it: *free seat* for a person's seat
+        nobody took yet that the table named by default (its number); the
+        table's own name (logs, history) once someone sits there."""
+        name = self.table.names[seat]
+        default = isinstance(name, Text) and name.msgid == "Player {n}"
+        if default and seat in self.desks and seat not in self.seated and not self.begun:
+            return T("free seat")
+        return name
+
+    def sit(self, seat: int) -> None:
+        """A person sits at ``seat``: his seat's first connection (the lobby's
+        ``claim``; a seat taken in the lobby or the maker's too, when his page
+        opens). The first one is the table's host when it has none (a table
+        the server opened); the table begins when every person sat down."""
+        with self._cond:
+            if seat not in self.desks or seat in self.seated:
+                return
+            self.seated.add(seat)
+            if self.host is None and not self.begun:
+                self.host = seat
+            if self.seated.issuperset(self.people):
+                self.begun = True
+                self._cond.notify_all()
+            self._names_changed()
+            self.publisher.publish()
+
+    def empty_seats(self) -> list[int]:
+        """The people's seats nobody sat at yet, while the table waits."""
+        with self._cond:
+            return [] if self.begun else [i for i in self.people if i not in self.seated]
+
+    def may_begin(self, by: int) -> str | None:
+        """None if ``by`` may start the table now (its host; a person who sat
+        down, once the host is away past the away limit; or started already),
+        else why not."""
+        with self._cond:
+            if self.begun or by == self.host:
+                return None
+            host = self.desks.get(self.host) if self.host is not None else None
+            if by in self.seated and host is not None and host.coverable(time.monotonic()):
+                return None  # the maker never came, or went: the others need not wait for ever
+            return T("only the one who made this table may start it")
+
+    def begin(
+        self, by: int, empty: list[int] | None = None, named: Callable[[int], str] | None = None
+    ) -> str | None:
+        """*Start* from seat ``by``: the ``empty`` people's seats (default:
+        those nobody sat at) go to bots (a ``cover`` journaled each, ``named``
+        their new names), the table says so, and the first deal comes; a
+        person who sat down, or took his seat and is not here yet, is away
+        (``cover`` then, see docs/WEB.md). None, or why not (nothing changed)."""
+        with self._cond:
+            error = self.may_begin(by)
+            if error is not None or self.begun:
+                return error
+            empty = self.empty_seats() if empty is None else empty
+            try:
+                for seat in empty:
+                    self.journal.append({"t": "cover", "seat": seat})  # a resumed table is the same
+            except StoreError as err:  # not saved: not done
+                said: str = error_message(err)
+                return said
+            for seat in empty:
+                desk = self.desks[seat]
+                desk.cancel_timer()
+                desk.away = None
+                desk.covered = True
+                if named is not None:
+                    self.table.names[seat] = named(seat)
+            self.bot_seats = sorted({*self.bot_seats, *empty})
+            self.notices = self.bot_notices()  # said in the history too, with the first deal
+            self.begun = True
+            self._names_changed()
+            self._cond.notify_all()
+            self.publisher.publish()
+            return None
+
+    def waiting_data(self) -> dict[str, Any]:
+        """The frames' ``start`` (the lock held): whether the table began, its
+        host, the seats awaited, and those given to bots at its start."""
+        return {
+            "begun": self.begun,
+            "host": self.host,
+            "awaited": [] if self.begun else [i for i in self.people if i not in self.seated],
+            "bots": list(self.bot_seats),
+            "notices": [to_data(n) for n in self.bot_notices()],
+        }
+
+    def bot_notices(self) -> list[str]:
+        """What the table says of the seats given to bots at its start (the
+        bot a covered seat gets, ``Desk.cover_move``: the game's greedy, its ``normal`` level)."""
+        level = Text("cardcore", "normal", {}, context="level")
+        seats = [seat + 1 for seat in self.bot_seats]  # counted from 1, as its new name ("Normal 3")
+        # i18n: a person's seat nobody took, given to a bot when the table's maker started it
+        return [T("Seat {n} is played by a bot ({level})", n=n, level=level) for n in seats]
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the table: the game thread ends and the log keeps every move played."""
@@ -612,19 +755,23 @@ class TableSession:
         """The table as the lobby lists it: nothing secret (no seat link)."""
         with self._cond:
             phase = self.status.phase
-            return {**self._info, "seats": self._seats(), "phase": phase, "watch": self.watch_link}
+            seats, start = self._seats(), self.waiting_data()
+            return {**self._info, "seats": seats, "phase": phase, "watch": self.watch_link, "start": start}
 
     def _seats(self) -> list[dict[str, Any]]:
         here = self.publisher.seats_here()
         now = time.monotonic()
         seats = []
         for i, k in enumerate(self.kinds):
-            desk = self.desks.get(i)
+            desk = self.desks.get(i) if i not in self.bot_seats else None  # given to a bot at the start
             away = desk.away if desk is not None and i not in here else None
+            if i in self.bot_seats:
+                k = "normal"
+            shown = self.shown_name(i)
             seats.append(
                 {
-                    "name": self.table.names[i],
-                    "name_say": to_data(self.table.names[i]),  # a default name, said by each page
+                    "name": shown,
+                    "name_say": to_data(shown),  # a default name, said by each page
                     "kind": "person" if desk is not None else k,
                     "person": desk is not None,
                     "connected": i in here if desk is not None else True,
@@ -659,6 +806,7 @@ class TableSession:
                 "history": list(self.publisher.history),
                 "seats": self._seats(),
                 "status": self.status.to_json(),
+                "start": self.waiting_data(),  # the table waits for its people, or began
             }
 
 

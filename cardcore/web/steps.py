@@ -53,6 +53,9 @@ class Steps(Listener):
             if status.deal == 1 and status.match > 1:
                 say(T("Match {n}", n=status.match), kind="match")
             say(T("Deal {n}: {name} deals", n=status.deal, name=s.table.names[match.dealer]), kind="deal")
+            for line in s.notices:  # the seats given to bots when the table was started
+                say(line, kind="event")
+            s.notices.clear()
         s._refresh(state)
 
     def move(self, match: Match, state: DealState, step: Step) -> None:

@@ -23,12 +23,12 @@ async function refresh() {
 function draw(data) {
   const t = data.table;
   const title = t.title_say !== undefined ? say(t.title_say) : t.title;
-  document.title = _("{table} · join · cardcore", { table: t.name });
+  document.title = _("{table} · join · cardcore", { table: tableName(t) });
   document.getElementById("join-code").textContent = _("table code {code}", { code: t.code });
-  document.getElementById("join-title").textContent = _("{table} — {title}", { table: t.name, title: title });
+  document.getElementById("join-title").textContent = _("{table} — {title}", { table: tableName(t), title: title });
   const stopped = t.phase === "stopped" || t.phase === "error";
   document.getElementById("join-status").textContent = stopped ? _("This table has stopped.")
-    : _n("{n} seat · {phase}", "{n} seats · {phase}", t.seats.length, { phase: phaseWord(t.phase) });
+    : _n("{n} seat · {phase}", "{n} seats · {phase}", t.seats.length, { phase: tablePhase(t) });
   const mine = yourSeats([t]);
   document.getElementById("mine").replaceChildren(mine);
   const list = document.getElementById("join-seats");

@@ -38,7 +38,7 @@ function tableItem(t) {
   li.dataset.table = t.id;
   const head = el("div", "t-head");
   const title = t.title_say !== undefined ? say(t.title_say) : t.title;
-  head.append(el("strong", "", t.name + " "), el("span", "", _("{title} · {phase}", { title: title, phase: phaseWord(t.phase) }) + " "));
+  head.append(el("strong", "", tableName(t) + " "), el("span", "", _("{title} · {phase}", { title: title, phase: tablePhase(t) }) + " "));
   if (t.code) head.append(el("span", "t-code", _("code {code}", { code: t.code })));
   li.append(head);
   const seats = el("ul", "t-seats");
@@ -121,7 +121,7 @@ function fillSeats() {
   const box = document.getElementById("seat-list");
   box.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const label = el("label", "", _("Seat {n}", { n: i }));
+    const label = el("label", "", _("Seat {n}", { n: i + 1 }));  // counted from 1, as the seats' default names
     const name = el("input");
     name.maxLength = 40;
     name.placeholder = _("name");
@@ -207,13 +207,23 @@ async function openTable(body) {
   if (data.owner) keepOwned(data.id, data.owner);
   const list = document.getElementById("links");
   list.replaceChildren();
+  if (data.you) {  // he sits at his table: this browser keeps his seat, the table waits for the others
+    store("cardcore-name", data.you.name);
+    keepSeat(data.id, { link: data.you.link, table: data.name, title: data.title, seat: data.you.seat, player: data.you.name });
+    const li = el("li", "your-seat");
+    const a = el("a", "back sit-here", _("Sit at your table →"));
+    a.href = data.you.link;
+    li.append(el("span", "", _("Your seat: {n}, as {name}", { n: data.you.seat + 1, name: data.you.name }) + " "), a);
+    list.append(li);
+  }
   for (const s of data.seats) {
+    if (data.you && s.seat === data.you.seat) continue;  // his own: not to send
     const li = el("li");
-    const a = el("a", "", _("{name} (seat {n})", { name: s.name, n: s.seat }));
+    const a = el("a", "", _("Seat {n}", { n: s.seat + 1 }));
     a.href = s.link;
     // the one who opens a seat's link sits there: this browser remembers it
     a.onclick = () => keepSeat(data.id, { link: s.link, table: data.name, title: data.title, seat: s.seat, player: s.name });
-    li.append(a, el("span", "", " "), copyField(data.base + s.link, _("{name}'s secret link", { name: s.name })));
+    li.append(a, el("span", "", " "), copyField(data.base + s.link, _("the secret link of seat {n}", { n: s.seat + 1 })));
     list.append(li);
   }
   const li = el("li");
@@ -254,7 +264,12 @@ async function start() {
     o.value = t.name;
     conf.append(o);
   }
-  document.getElementById("from-config").onsubmit = (ev) => { ev.preventDefault(); openTable({ table: conf.value }); };
+  document.getElementById("from-config").onsubmit = (ev) => {
+    ev.preventDefault();
+    const maker = document.getElementById("maker").value.trim();
+    openTable(maker ? { table: conf.value, maker } : { table: conf.value });  // with his name, he sits there
+  };
+  document.getElementById("maker").value = stored("cardcore-name", "");
   document.getElementById("new-table").onsubmit = (ev) => {
     ev.preventDefault();
     const names = [...document.querySelectorAll(".seat-name")].map((i) => i.value.trim());
@@ -272,6 +287,11 @@ async function start() {
     };
     const name = document.getElementById("name").value.trim();
     if (name) body.name = name;
+    const maker = document.getElementById("maker");
+    if (kinds.includes("human")) {  // he sits at the first person's seat, under his name
+      if (!maker.value.trim()) { showError(_("Type your name: you sit at the first person's seat.")); maker.focus(); return; }
+      body.maker = maker.value.trim();
+    }
     const seed = document.getElementById("seed").value.trim();
     if (seed) body.seed = /^-?\d+$/.test(seed) ? Number(seed) : seed;
     openTable(body);

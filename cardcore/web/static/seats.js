@@ -27,6 +27,14 @@ function phaseWord(phase) {
     stopped: _("stopped"), error: _("error") }[phase] || phase;
 }
 
+// a table's name in the page's language ("Ana's Carrousel": name_say), else as the server wrote it
+function tableName(t) { return t.name_say !== undefined ? say(t.name_say) : t.name; }
+// a table's phase in words; a table waiting for its people says so
+function tablePhase(t) {
+  const waits = t.start && !t.start.begun && t.phase !== "stopped" && t.phase !== "error";
+  return waits ? _("waiting for people") : phaseWord(t.phase);
+}
+
 function showError(text) {
   const e = document.getElementById("error");
   e.textContent = text;
@@ -50,6 +58,9 @@ function keepSeat(id, seat) {
   store("cardcore-seats", all);
 }
 
+// a seat's name in the page's language (name_say), or undefined
+function seatName(s) { return s ? (s.name_say !== undefined ? say(s.name_say) : s.name) : undefined; }
+
 // "Your seat at TABLE → back to the table", for each table still open that this browser holds a seat at
 function yourSeats(tables) {
   const mine = mySeats();
@@ -60,7 +71,7 @@ function yourSeats(tables) {
     if (!t) { keepSeat(id, null); continue; }  // the table is gone
     const li = el("li");
     const title = t.title_say !== undefined ? say(t.title_say) : t.title;
-    li.append(el("span", "", _("Your seat at {table} ({title}), as {name}", { table: t.name, title: title, name: t.seats[s.seat]?.name ?? s.player }) + " "));
+    li.append(el("span", "", _("Your seat at {table} ({title}), as {name}", { table: tableName(t), title: title, name: seatName(t.seats[s.seat]) ?? s.player }) + " "));
     const a = el("a", "back", _("→ back to the table"));
     a.href = s.link;
     li.append(a);

@@ -64,8 +64,16 @@ function connect() {
 
 function setConn(text, cls) {
   const c = document.getElementById("conn");
+  c.removeAttribute("data-i18n"); // said here from now on: a new language must not put "connecting…" back
   c.textContent = text;
   c.className = "conn " + cls;
+}
+// the connection's state said again in a new language
+function sayConn() {
+  if (!ws) return;
+  if (ws.readyState === WebSocket.OPEN) setConn(_("connected"), "ok");
+  else if (closedForGood) setConn(_("closed"), "bad");
+  else if (retries) setConn(_("reconnecting…"), "bad");
 }
 function showError(text) {
   const e = document.getElementById("error");
@@ -110,7 +118,7 @@ function gameTitle(t) { return sayText(said(t.title_say, t.title)); }
 function render() {
   const f = frame, t = f.table, st = f.status, view = f.view || {};
   const focus = focusKey();
-  document.title = _("{title} · {name}", { title: gameTitle(t), name: t.name });
+  document.title = _("{title} · {name}", { title: gameTitle(t), name: sayText(said(t.name_say, t.name)) });
   document.getElementById("title").textContent = gameTitle(t);
   document.getElementById("deal").textContent =
     st.match > 1 && st.deal ? _("match {match} · deal {deal}", st) : st.deal ? _("deal {deal}", st) : st.match > 1 ? _("match {match}", st) : "";
@@ -125,6 +133,7 @@ function render() {
   renderPrompt(f, view);
   renderHand(f, view);
   if (typeof renderAway === "function") renderAway(f);
+  if (typeof renderWaiting === "function") renderWaiting(f); // waiting.js: whom the table waits for, Start
   renderShare(f);
   fitDock();
   restoreFocus(focus, f);
@@ -952,5 +961,5 @@ window.addEventListener("resize", () => { showHistoryColumn(); if (frame) fitDoc
 showHistoryColumn();
 
 // a new language picked: the page said again in it
-document.addEventListener("cardcore-lang", () => { if (frame) render(); });
+document.addEventListener("cardcore-lang", () => { sayConn(); if (frame) render(); });
 I18N.ready.then(connect); // the catalog first: the first frame is said in the page's language
