@@ -59,20 +59,26 @@ class Canasta(GamePlugin[Options, CanastaState]):
     levels = {
         # every decision searched, melds too: at two players this beat greedy clearly where
         # the macro tree (melds left to greedy: macro=true) was not separated from it
-        # (docs/BOTS.md); the budgets hold on the pure Python build, the one pip installs.
+        # (docs/BOTS.md). On the pure Python build a deep position's long greedy rollouts
+        # passed the time (p95 306 ms hard at two players, 1,099 ms expert at three):
+        # ``plies`` stops such a search once its rollouts have played that many moves
+        # (about 0.05 ms of CPU a move, pure), a count of work, so the moves stay the
+        # same on every machine: p95 over 50 positions, pure, on a loaded machine, hard
+        # 244 / 237 / 184 ms and expert 745 / 711 / 690 ms at 2 / 3 / 4 players
+        # (benchmarks/search_bench.py canasta --check).
         # At two and four players the search leaves greedy's move only when it is a standard
         # error better (confidence=1): at four, without it the search was not separated from
         # greedy, with it clearly ahead; at two it beat the same search without it (+125
         # points a deal over 200 boards), and expert over hard stayed separated (docs/BOTS.md)
         "hard": {
-            2: "ismcts:iterations=75,prior=greedy,rollout=greedy,confidence=1",
-            3: "ismcts:iterations=80,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=100,prior=greedy,rollout=greedy,confidence=1",
+            2: "ismcts:iterations=75,plies=5400,prior=greedy,rollout=greedy,confidence=1",
+            3: "ismcts:iterations=80,plies=5400,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=100,plies=5400,prior=greedy,rollout=greedy,confidence=1",
         },
         "expert": {
-            2: "ismcts:iterations=250,prior=greedy,rollout=greedy,confidence=1",
-            3: "ismcts:iterations=300,prior=greedy,rollout=greedy",
-            4: "ismcts:iterations=300,prior=greedy,rollout=greedy,confidence=1",
+            2: "ismcts:iterations=250,plies=18000,prior=greedy,rollout=greedy,confidence=1",
+            3: "ismcts:iterations=300,plies=18000,prior=greedy,rollout=greedy",
+            4: "ismcts:iterations=300,plies=18000,prior=greedy,rollout=greedy,confidence=1",
         },
     }
     # ismcts:macro=true melds what greedy would meld and searches the pile and discard decisions
