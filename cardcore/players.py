@@ -141,7 +141,9 @@ class Undoable:
     his decisions in the deal (``Decision.checkpoint``) and turns his
     ``UndoRequest`` into a ``Rewind`` to the one before. The engine's loop
     knows nothing of undo; ``cardcore play`` wraps the seat when one person
-    plays."""
+    plays, and so does a web table of one person against bots (its
+    ``take_back`` message). A move the person is shown though it is his only
+    one (the browser shows it) takes him back to his previous decision."""
 
     def __init__(self, player: Any) -> None:
         self.player = player
