@@ -140,6 +140,9 @@ def moves_sent(page: Any) -> int:
     return int(page.evaluate("() => movesSent"))
 
 
+EDGE = {"x": 5, "y": 12}  # a card's corner the next card of the fan leaves uncovered
+
+
 def decide(page: Any, rng: random.Random, touch: bool, drag_more: bool = False) -> str:
     """One decision as a person makes it: a card tapped (it is picked and its
     moves shown: a tap plays nothing) then one of its moves, or a card dragged
@@ -147,7 +150,11 @@ def decide(page: Any, rng: random.Random, touch: bool, drag_more: bool = False) 
     tried more often, none having played yet). Returns how ("tap", "drag",
     "button") or "" if nothing went."""
     assert_on_screen(page)
-    tap = (lambda loc: loc.tap(timeout=2000)) if touch else (lambda loc: loc.click(timeout=2000))
+    tap = (
+        (lambda loc, **at: loc.tap(timeout=2000, **at))
+        if touch
+        else (lambda loc, **at: loc.click(timeout=2000, **at))
+    )
     cards = page.locator("#hand .card.playable")
     before = moves_sent(page)
     how = ""
@@ -155,10 +162,10 @@ def decide(page: Any, rng: random.Random, touch: bool, drag_more: bool = False) 
     if cards.count() and (r < 0.3 or (drag_more and r < 0.6)) and page.locator(".drop-target").count():
         card = cards.nth(rng.randrange(cards.count()))
         targets = page.locator(".drop-target")
-        card.drag_to(targets.nth(rng.randrange(targets.count())), timeout=3000)
+        card.drag_to(targets.nth(rng.randrange(targets.count())), timeout=3000, source_position=EDGE)
         how = "drag"
     elif cards.count() and r < 0.75:
-        tap(cards.nth(rng.randrange(cards.count())))
+        tap(cards.nth(rng.randrange(cards.count())), position=EDGE)
         assert moves_sent(page) == before, "a tap on a card played a move"
         how = "tap"
     if moves_sent(page) > before:
