@@ -141,7 +141,9 @@ class Undoable:
     his decisions in the deal (``Decision.checkpoint``) and turns his
     ``UndoRequest`` into a ``Rewind`` to the one before. The engine's loop
     knows nothing of undo; ``cardcore play`` wraps the seat when one person
-    plays."""
+    plays, and so does a web table of one person against bots (its
+    ``take_back`` message). A move the person is shown though it is his only
+    one (the browser shows it) takes him back to his previous decision."""
 
     def __init__(self, player: Any) -> None:
         self.player = player
@@ -157,13 +159,21 @@ class Undoable:
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
     ) -> Move:
         assert decision is not None, "the engine hands every decision its context"
-        if len(moves) == 1 and not getattr(self.player, "confirm_forced", False):
-            # a move that plays itself is no decision to come back to: undoing to
-            # it would play it again, and bring him back where he was
-            forced: Move = self.player.choose(observation, moves, decision)
-            return forced
         if self.points and self.points[-1].deal != decision.deal:
             self.points = []  # a new deal: no way back into the last one
+        if len(moves) == 1 and not getattr(self.player, "confirm_forced", False):
+            # a move that plays itself is no decision to come back to: undoing to
+            # it would play it again, and bring him back where he was; a person
+            # who is shown it anyway (the browser) may go back from it to his
+            # previous decision
+            decision.can_undo = bool(self.points)
+            try:
+                forced: Move = self.player.choose(observation, moves, decision)
+            except UndoRequest:
+                if not self.points:
+                    raise
+                raise Rewind(self.points.pop()) from None
+            return forced
         self.points.append(decision.checkpoint())
         decision.can_undo = len(self.points) > 1
         try:

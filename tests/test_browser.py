@@ -140,30 +140,42 @@ def moves_sent(page: Any) -> int:
     return int(page.evaluate("() => movesSent"))
 
 
-def decide(page: Any, rng: random.Random, touch: bool) -> str:
-    """One decision as a person makes it: a card tapped (its only move plays at
-    once) then a move, or a card dragged onto the pile, a meld or the table,
-    or a move tapped. Returns how ("tap", "drag", "button") or "" if nothing went."""
+EDGE = {"x": 5, "y": 12}  # a card's corner the next card of the fan leaves uncovered
+
+
+def decide(page: Any, rng: random.Random, touch: bool, drag_more: bool = False) -> str:
+    """One decision as a person makes it: a card tapped (it is picked and its
+    moves shown: a tap plays nothing) then one of its moves, or a card dragged
+    onto the pile, a meld or the table, or a move tapped (``drag_more``: drags
+    tried more often, none having played yet). Returns how ("tap", "drag",
+    "button") or "" if nothing went."""
     assert_on_screen(page)
-    tap = (lambda loc: loc.tap(timeout=2000)) if touch else (lambda loc: loc.click(timeout=2000))
+    tap = (
+        (lambda loc, **at: loc.tap(timeout=2000, **at))
+        if touch
+        else (lambda loc, **at: loc.click(timeout=2000, **at))
+    )
     cards = page.locator("#hand .card.playable")
     before = moves_sent(page)
     how = ""
     r = rng.random()
-    if cards.count() and r < 0.3 and page.locator(".drop-target").count():
+    if cards.count() and (r < 0.3 or (drag_more and r < 0.6)) and page.locator(".drop-target").count():
         card = cards.nth(rng.randrange(cards.count()))
         targets = page.locator(".drop-target")
-        card.drag_to(targets.nth(rng.randrange(targets.count())), timeout=3000)
+        card.drag_to(targets.nth(rng.randrange(targets.count())), timeout=3000, source_position=EDGE)
         how = "drag"
     elif cards.count() and r < 0.75:
-        tap(cards.nth(rng.randrange(cards.count())))
+        tap(cards.nth(rng.randrange(cards.count())), position=EDGE)
+        assert moves_sent(page) == before, "a tap on a card played a move"
         how = "tap"
     if moves_sent(page) > before:
         return how
     buttons = page.locator("#moves button.move:not([disabled])")
     if buttons.count():
         tap(buttons.nth(rng.randrange(buttons.count())))
-        return "button" if moves_sent(page) > before else ""
+        if moves_sent(page) == before:
+            return ""
+        return "tap" if how == "tap" else "button"  # a card picked, then its move; or a move alone
     return ""
 
 
@@ -192,7 +204,7 @@ def play_by_clicking(
                     counts["next"] += 1
                 elif st["moves"] and clicked.get(i) != (st["deal"], st["decision"]) and not sent_move(page):
                     on_step(i, page, sum(counts.values()))
-                    how = decide(page, rng, bool(touch[i]) if i < len(touch) else False)
+                    how = decide(page, rng, bool(touch[i]) if i < len(touch) else False, not counts["drag"])
                     if how:
                         clicked[i] = (st["deal"], st["decision"])
                         counts[how] += 1

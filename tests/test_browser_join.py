@@ -79,7 +79,7 @@ def test_a_second_browser_takes_a_free_seat_in_the_lobby_and_plays(server, brows
             assert time.monotonic() < deadline, "Bea never moved"
             for p in (first, page):
                 st = state_of(p)
-                if st and st["moves"]:
+                if st and st["moves"] and not p.evaluate("() => sent"):  # no move of his on its way
                     with_card = p.locator("#hand .card.playable")
                     if with_card.count():
                         with_card.first.click(timeout=5_000)

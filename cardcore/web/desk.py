@@ -5,7 +5,9 @@ which lists the decision (``Pending``: its number, the moves, their frame
 data) and waits at the seat's inbox. The inbox carries one typed message
 union, ``Message``: the move he played (``PlayMove``), a hint asked
 (``AskHint``), a "why not?" asked (``AskWhy``), the seat handed to a bot
-(``Cover``), the table stopping (``Stop``). A hint and a "why not?" are
+(``Cover``), his take back against bots (``TakeBack``: ``players.Undoable``
+around his seat turns it into the way back to his previous decision), the
+table stopping (``Stop``). A hint and a "why not?" are
 answered in the game thread (which alone reads the state) and kept on the
 desk for its decision; ``ask_hint``/``ask_why``/``take_move`` check a
 person's message against the decision waiting, from any thread, the
@@ -30,7 +32,7 @@ from cardcore.decision import Decision
 from cardcore.game import Observation
 from cardcore.i18n import T, to_data
 from cardcore.moves import Move, laid_cards, move_to_json, names_by_rank
-from cardcore.players import QuitGame
+from cardcore.players import QuitGame, UndoRequest
 from cardcore.render import plain
 from cardcore.runner import make_player
 from cardcore.table import Table
@@ -71,11 +73,16 @@ class Cover:
 
 
 @dataclass(frozen=True)
+class TakeBack:
+    """He takes his last move back, against bots: back to his previous decision."""
+
+
+@dataclass(frozen=True)
 class Stop:
     """The table stops: the game thread leaves the seat."""
 
 
-Message = PlayMove | AskHint | AskWhy | Cover | Stop
+Message = PlayMove | AskHint | AskWhy | Cover | TakeBack | Stop
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,7 @@ class Pending:
     decision: int
     moves: tuple[Move, ...]
     data: list[dict[str, Any]]
+    back: bool = False  # he may take back to his previous decision (against bots, ``take_back``)
 
 
 def not_waiting(kind: str) -> str:
@@ -93,6 +101,8 @@ def not_waiting(kind: str) -> str:
         return T("a hint is for your decision, when you are to move")
     if kind == "why":
         return T("why not? is for your decision, when you are to move")
+    if kind == "take_back":
+        return T("take back is for your decision, when you are to move")
     return T("it is not your turn to move")
 
 
@@ -148,7 +158,8 @@ class Desk:
             if self.covered:  # handed to a bot just now
                 return self.cover_move(observation, listed, decision)
             number = next(s.decisions)
-            self.pending = Pending(number, listed, data)
+            back = s.take_backs and decision is not None and decision.can_undo
+            self.pending = Pending(number, listed, data, back)
             s.status.phase = "playing"
             s.publisher.publish()
         while True:
@@ -174,6 +185,8 @@ class Desk:
                             s.budget.charge(client, time.thread_time() - spent)
                 case AskWhy(card=card):
                     self.why_not(number, card, listed, decision)
+                case TakeBack():
+                    raise UndoRequest  # ``Undoable`` around the seat: back to his previous decision
                 case PlayMove(move=move, picked=picked):
                     if picked and decision is not None:  # the cards picked are the ones laid (N8a)
                         move = decision.laid_with(move, names_by_rank(move, list(picked)), listed) or move
@@ -294,6 +307,21 @@ class Desk:
             return T("cards: {names} names no card", names=repr(one_line(" ".join(named), 40)))
         self.pending = None
         self.inbox.put(PlayMove(moves[index], picked))
+        self.session.publisher.publish()
+        return None
+
+    def take_back(self, decision: Any) -> str | None:
+        """A ``take_back`` message: None (the game thread goes back to his
+        previous decision), or the error. Only a person alone against bots may."""
+        if not self.session.take_backs:
+            return T("take back is for a person playing against bots only")
+        pending = self.pending
+        if pending is None or decision != pending.decision:
+            return not_waiting("take_back")
+        if not pending.back:
+            return T("nothing to take back in this deal")
+        self.pending = None
+        self.inbox.put(TakeBack())
         self.session.publisher.publish()
         return None
 

@@ -3,10 +3,11 @@ a restart, and the journal of a resumed table played again.
 
 Each entry is committed to the store (``store.Store.append``) before the
 game goes on: a match's seed (``{"t": "match"}``), each move chosen, a seat
-handed to a bot and given back (``cover``/``uncover``). Every player of a
-table is wrapped in ``Journaled``: a resumed table's seat first plays the
-moves its journal holds, then each move chosen is journaled before the
-engine applies it.
+handed to a bot and given back (``cover``/``uncover``), a person's take back
+against bots (``take_back``: played again, it takes the same decision back).
+Every player of a table is wrapped in ``Journaled``: a resumed table's seat
+first plays the moves its journal holds, then each move chosen is journaled
+before the engine applies it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from cardcore.errors import CardcoreError
 from cardcore.errors import message as error_message
 from cardcore.game import Observation
 from cardcore.moves import Move, find_move, move_to_json
-from cardcore.players import pass_witness
+from cardcore.players import UndoRequest, pass_witness
 from cardcore.web.store import Store, StoreError, saving
 
 
@@ -90,6 +91,8 @@ class Journaled:
         self.seat = seat
         self.inner = inner
         self.needs_observation = getattr(inner, "needs_observation", False)
+        if hasattr(inner, "rng"):  # a take back restores the bots' generators (``Decision.checkpoint``)
+            self.rng = inner.rng
         pass_witness(self, inner)  # a bot that follows the game (ismcts:model=…)
 
     def choose(
@@ -99,11 +102,17 @@ class Journaled:
         entry = journal.replayed("move")
         if entry is not None:
             return self.from_journal(entry, moves, decision)
+        if journal.replay and journal.replay[0].get("seat") == self.seat and journal.replayed("take_back"):
+            raise UndoRequest  # he took this decision back: the same again (``players.Undoable``)
         if journal.replay:
             raise CardcoreError(
                 f"the journal has a {str(journal.replay[0].get('t'))[:20]!r} where a move is played"
             )
-        chosen: Move = self.inner.choose(observation, moves, decision)
+        try:
+            chosen: Move = self.inner.choose(observation, moves, decision)
+        except UndoRequest:
+            journal.append({"t": "take_back", "seat": self.seat})  # before the game goes back
+            raise
         journal.append({"t": "move", "seat": self.seat, "move": move_to_json(chosen, "")})
         return chosen
 

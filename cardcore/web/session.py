@@ -28,6 +28,12 @@ by the web layer: a whole frame next):
     {"type": "new_match"}                         after a match: play another
     {"type": "cover", "seat": S}                  a bot plays for S, a person away past
                                                   the table's limit, until he comes back
+    {"type": "take_back", "decision": D}          a person alone against bots: back to his
+                                                  previous decision of the deal, past his
+                                                  own forced moves (the terminal's ``u``,
+                                                  ``players.Undoable``; the frame's
+                                                  "take_back" says when he may); refused
+                                                  at a table of several people
 
 A message that is not one of these, or a move that is not in the list, gets
 an error and changes nothing.
@@ -61,7 +67,7 @@ from cardcore.i18n import T, Text, to_data
 from cardcore.log import GameLog
 from cardcore.match import Match
 from cardcore.moves import Move
-from cardcore.players import QuitGame, pass_witness
+from cardcore.players import QuitGame, Undoable, pass_witness
 from cardcore.render import plain
 from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
 from cardcore.seeds import fresh_seed
@@ -128,6 +134,8 @@ class TableSession:
         # everything below is guarded by the condition's lock
         self._cond = threading.Condition(threading.RLock())
         self.desks = {seat: self.desk_class(self, seat) for seat in self.people}  # nobody here yet: away
+        # one person against bots may take his moves back (``take_back``), as at the terminal
+        self.take_backs = len(self.people) == 1
         self.decisions = itertools.count(1)  # each decision waited at gets the next number
         # the table waits for its people (docs/WEB.md, "How a table is made, waits and starts"):
         # the seats sat at (``sit``), the seat that may start it before (``host``: its maker's;
@@ -267,15 +275,19 @@ class TableSession:
         for desk in self.desks.values():
             desk.adviser = None
         return [
-            Journaled(
-                self.journal,
-                seat,
-                self.desks[seat]
-                if seat in self.desks
-                else self._budgeted(make_player(self.table, k, seat, bot_rng(seed, seat))),
+            self._undoable(Journaled(self.journal, seat, self.desks[seat]))
+            if seat in self.desks
+            else Journaled(
+                self.journal, seat, self._budgeted(make_player(self.table, k, seat, bot_rng(seed, seat)))
             )
             for seat, k in enumerate(self.kinds)
         ]
+
+    def _undoable(self, player: Any) -> Any:
+        """A person alone against bots: his seat keeps a way back to each of
+        his decisions (``players.Undoable``, as the terminal's ``u``); a take
+        back is journaled (``Journaled``) and played again on a resumed table."""
+        return Undoable(player) if self.take_backs else player
 
     def _budgeted(self, bot: Any) -> Any:
         """A bot of a table made in the lobby spends its maker's search CPU (``budget``)."""
@@ -483,6 +495,10 @@ class TableSession:
                 if kind == "hint":
                     return desk.ask_hint(message.get("decision"), client)
                 return desk.ask_why(message.get("decision"), message.get("card"))
+            if kind == "take_back":
+                if desk is None:
+                    return not_waiting("take_back")
+                return desk.take_back(message.get("decision"))
             error = self._table_message(seat, kind, message)
             if error is not None:
                 return error
@@ -803,6 +819,8 @@ class TableSession:
                 "moves": pending.data if pending else [],
                 "hint": hint,
                 "why": why,
+                # he may take back to his previous decision now (alone against bots)
+                "take_back": bool(pending and pending.back),
                 "history": list(self.publisher.history),
                 "seats": self._seats(),
                 "status": self.status.to_json(),
@@ -820,6 +838,8 @@ class _Budgeted:
         self.s = session
         self.inner = inner
         self.needs_observation = getattr(inner, "needs_observation", False)
+        if hasattr(inner, "rng"):  # a take back restores the bots' generators
+            self.rng = inner.rng
         pass_witness(self, inner)
 
     def choose(

@@ -4,13 +4,14 @@ words to the session's ``Publisher`` (its history: the move texts and the
 game's events, all public), keeps the match's ``Status``, has every view
 computed anew (``TableSession._refresh``, which publishes the frames), paces
 the bots for the people following them, and waits between the deals for the
-people's *next*.
+people's *next*. A person's take back (``players.Undoable``: the engine's
+``Rewind``) brings the views and this deal's history back to his decision.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardcore.decision import Step
 from cardcore.game import DealState
@@ -33,6 +34,7 @@ class Steps(Listener):
     def __init__(self, session: TableSession) -> None:
         self.s = session
         self.number: int | None = None  # the match being started
+        self.state: DealState | None = None  # the deal as at the last step (a take back's way back)
 
     def match_start(self, match: Match, number: int) -> None:
         self.number = number  # shown with the match's first deal (``deal_start``), all in one step
@@ -56,6 +58,7 @@ class Steps(Listener):
             for line in s.notices:  # the seats given to bots when the table was started
                 say(line, kind="event")
             s.notices.clear()
+        self.state = state
         s._refresh(state)
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
@@ -67,6 +70,7 @@ class Steps(Listener):
             s.publisher.say(T("{name}: {move}", name=table.names[step.seat], move=step.text), step.seat)
             for line in step.events:
                 s.publisher.say(line, kind="event")
+        self.state = state
         s._refresh(state)
         with s._cond:
             s.active = time.monotonic()
@@ -98,3 +102,25 @@ class Steps(Listener):
         s._refresh(state)
         if not match.over:
             s._wait_between_deals(match)
+
+    def checkpoint(self) -> Any:
+        """At a person's decision (he may take back to it): the deal and its history as they are."""
+        if self.state is None:
+            return None
+        with self.s._cond:
+            return self.state.clone(), list(self.s.publisher.history)
+
+    def rewind(self, token: Any) -> None:
+        """A take back: the views computed again from the deal at his decision,
+        this deal's history as it was then (said anew, with a line saying so)."""
+        if token is None:
+            return
+        state, history = token
+        s = self.s
+        with s._cond:
+            s.publisher.clear_history()  # the lines since are gone: the pages get them anew
+            s.publisher.history.extend(history)
+            seat = state.to_act
+            s.publisher.say(T("{name} takes a move back", name=s.table.names[seat]), kind="event")
+        self.state = state
+        s._refresh(state)

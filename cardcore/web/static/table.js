@@ -136,6 +136,7 @@ function render() {
   if (typeof renderWaiting === "function") renderWaiting(f); // waiting.js: whom the table waits for, Start
   renderShare(f);
   fitDock();
+  keepInView(f);
   restoreFocus(focus, f);
 }
 
@@ -597,6 +598,28 @@ function play(m, c) {
   send(message);
 }
 
+// Alone against bots: back to your previous decision of the deal (the terminal's u)
+function renderTakeBack(f, box) {
+  if (!f.take_back) return;
+  const b = el("button", "back take-back", _("Take back"));
+  b.type = "button";
+  b.id = "take-back";
+  b.dataset.focus = "take-back";
+  b.disabled = sent;
+  b.title = _("back to your previous decision (against bots only)");
+  b.onclick = () => takeBack();
+  b.onkeydown = (ev) => moveKeys(ev, b);
+  box.append(b);
+}
+
+function takeBack() {
+  if (sent || !frame || !frame.take_back) return;
+  sent = true;
+  selected = null;
+  document.querySelectorAll("#moves button").forEach((x) => (x.disabled = true));
+  send({ type: "take_back", decision: frame.decision });
+}
+
 function askWhy(c) {
   if (!frame || frame.decision === null || sent) return;
   whyAsked = [frame.decision, c];
@@ -671,6 +694,9 @@ function renderPrompt(f, view) {
   hint.onclick = () => { asked = f.decision; send({ type: "hint", decision: f.decision }); render(); };
   hint.onkeydown = (ev) => moveKeys(ev, hint);
   box.append(hint);
+  renderTakeBack(f, box);
+  // the menu's own buttons first: never scrolled out of sight below a long list of moves
+  box.prepend(...box.querySelectorAll("button.back"));
   if (f.hint) {
     const p = el("p", "hint-text");
     p.id = "hint-text";
@@ -757,7 +783,8 @@ function tapCard(c) {
   hideError();
   const moves = movesOf(c);
   if (!moves.length) { selected = null; askWhy(c); return; }
-  if (moves.length === 1 && frame.moves.length > 1) { play(moves[0], c); return; } // one tap: its only move
+  // a tap never plays: it picks the card and shows its moves; a move's button
+  // (or a drag onto its target) plays it, a second and explicit gesture
   selected = selected === c ? null : c;
   render();
 }
@@ -932,6 +959,24 @@ function fitDock() {
   if (decide) decide.style.scrollMarginBottom = h + 8 + "px";
 }
 
+// At your decision what you decide on never hides under the dock: when the
+// cards on the table (the pile, the table's cards) would, the page scrolls them
+// up above it; once per decision, card picked and dock height (a person
+// scrolling to look elsewhere is left there until something changes)
+let inView = null;
+function keepInView(f) {
+  const decide = document.getElementById("decide");
+  if (!f.moves.length || f.you === null || !decide) { inView = null; return; }
+  const dock = document.getElementById("dock").getBoundingClientRect();
+  const key = [f.decision, selected, Math.round(dock.height), window.innerHeight].join("/");
+  if (key === inView) return;
+  inView = key;
+  const r = decide.getBoundingClientRect();
+  const top = document.querySelector(".bar").getBoundingClientRect().bottom;
+  if (r.bottom > dock.top - 4) window.scrollBy(0, Math.min(r.bottom - dock.top + 8, r.top - top - 4));
+  else if (r.top < top) window.scrollBy(0, r.top - top - 4);
+}
+
 document.querySelectorAll(".tool").forEach((b) => {
   b.onclick = () => {
     const panel = document.getElementById(b.dataset.panel);
@@ -957,7 +1002,7 @@ function showHistoryColumn() {
   const box = document.getElementById("history-box");
   if (window.innerWidth >= 900) box.hidden = false;
 }
-window.addEventListener("resize", () => { showHistoryColumn(); if (frame) fitDock(); });
+window.addEventListener("resize", () => { showHistoryColumn(); if (frame) { fitDock(); keepInView(frame); } });
 showHistoryColumn();
 
 // a new language picked: the page said again in it
