@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import threading
@@ -275,6 +276,10 @@ def test_two_pages_play_a_whole_match(server, browser, registry, game, options):
         page.screenshot(path=str(shots() / f"{game}-{'desktop' if page is pages[0] else 'phone'}-end.png"))
         assert page.locator("#new-match").is_visible()
         assert page.errors == []
+        # the winner said with the grammar of his side's size: "Ana wins", "Ana and Bo win" (issue 48)
+        said = page.locator(".winner").inner_text()
+        one = re.fullmatch(r"(.+) win the match", said)  # a side of several only: "Ana & Bo win"
+        assert one is None or " & " in one.group(1), said
     for received in frames:
         states = whole_frames(received)  # the page asks for change frames: rebuilt as it does
         assert states and states[-1]["status"]["winners"]

@@ -528,7 +528,9 @@ function renderResult(f) {
     const names = st.winners.map((w) => sideName(f.table.sides[w])).reduce((a, b) => _("{first} and {second}", { first: a, second: b }));
     const you = f.you !== null && st.winners.includes(mySide());
     box.append(el("h2", "winner", you ? _("You win the match!")
-      : st.winners.length > 1 ? _("{names} share the win", { names: names }) : _("{names} win the match", { names: names })));
+      : st.winners.length > 1 ? _("{names} share the win", { names: names })
+      // i18n: one side won the match; {names}: its players' names (a side of one: "Normal 2 wins the match")
+      : _n("{names} wins the match", "{names} win the match", f.table.sides[st.winners[0]].length, { names: names })));
     if (f.you !== null) {
       const b = el("button", "next", _("Play again"));
       b.id = "new-match";
