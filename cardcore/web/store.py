@@ -1,5 +1,6 @@
 """What a server keeps across a restart: its tables and their journals, in
-SQLite (the standard library's), WAL mode, one transaction per move.
+SQLite (the standard library's), WAL mode, one synced transaction for the
+moves that arrive together (group commit: ``Store.append``).
 
 A table's row holds what it was opened with (game, seats, options, house
 rules, names), its seed, the *hashes* of its seat links (a link is its
@@ -175,6 +176,18 @@ def _private_files() -> Iterator[None]:
         os.umask(old)
 
 
+class _Entry:
+    """A journal entry on its way to the disk (``Store.append``)."""
+
+    __slots__ = ("done", "error", "table_id", "text")
+
+    def __init__(self, table_id: str, text: str) -> None:
+        self.table_id = table_id
+        self.text = text
+        self.done = False
+        self.error: StoreError | None = None
+
+
 class Store:
     """One server's tables and journals (see the module's docstring). A
     ``sqlite3`` error of any method is raised as a ``StoreError`` (``saving``)."""
@@ -195,6 +208,10 @@ class Store:
                 os.chmod(f"{path}{extra}", 0o600)
         self._lock = threading.Lock()
         self._next: dict[str, int] = {}
+        # group commit (``append``): the entries waiting, whether a thread is writing
+        self._waiting = threading.Condition()
+        self._pending: list[_Entry] = []
+        self._writing = False
 
     def add_table(self, table_id: str, data: dict[str, Any]) -> None:
         def add() -> None:
@@ -256,20 +273,60 @@ class Store:
         return tables
 
     def append(self, table_id: str, entry: dict[str, Any]) -> None:
-        """One journal entry, committed (and synced) before it returns."""
+        """One journal entry, committed (and synced) before it returns.
 
-        def insert() -> int:
-            n = self._next.get(table_id)
-            if n is None:
-                row = self.db.execute("SELECT MAX(n) FROM journal WHERE table_id = ?", (table_id,)).fetchone()
-                n = (row[0] + 1) if row and row[0] is not None else 0
-            self.db.execute(
-                "INSERT INTO journal (table_id, n, data) VALUES (?, ?, ?)", (table_id, n, json.dumps(entry))
-            )
-            return n
+        Group commit: the entries of every table that arrive while a commit
+        is on disk wait for it, then go in one transaction (one sync) written
+        by the first of their threads; each returns once its own entry is
+        committed, or raises the ``StoreError`` of its transaction. At 50
+        tables one sync a move each queued the tables' moves behind each
+        other (issue 49)."""
+        mine = _Entry(table_id, json.dumps(entry))
+        with self._waiting:
+            self._pending.append(mine)
+            while not mine.done and self._writing:
+                self._waiting.wait()
+            if not mine.done:  # nobody is writing: this thread writes what waits, its own entry too
+                self._writing = True
+                batch, self._pending = self._pending, []
+        if not mine.done:
+            error: StoreError | None = None
+            try:
+                with self._lock:
+                    saving(self._insert, batch)
+            except StoreError as err:
+                error = err
+            finally:
+                with self._waiting:
+                    for e in batch:
+                        e.done, e.error = True, error
+                    self._writing = False
+                    self._waiting.notify_all()
+        if mine.error is not None:
+            raise mine.error
 
-        with self._lock:
-            self._next[table_id] = saving(insert) + 1
+    def _insert(self, batch: list[_Entry]) -> None:
+        """The entries in one transaction, numbered in each table's order."""
+        numbers = dict(self._next)
+        self.db.execute("BEGIN")
+        try:
+            for e in batch:
+                n = numbers.get(e.table_id)
+                if n is None:
+                    row = self.db.execute(
+                        "SELECT MAX(n) FROM journal WHERE table_id = ?", (e.table_id,)
+                    ).fetchone()
+                    n = (row[0] + 1) if row and row[0] is not None else 0
+                self.db.execute(
+                    "INSERT INTO journal (table_id, n, data) VALUES (?, ?, ?)", (e.table_id, n, e.text)
+                )
+                numbers[e.table_id] = n + 1
+            self.db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise
+        self._next = numbers
 
     def journal(self, table_id: str) -> list[dict[str, Any]]:
         """A table's journal, in order; an entry that is not a JSON object: ``StoreError``."""
