@@ -35,7 +35,9 @@ import collections
 import contextlib
 import json
 import re
-from collections.abc import Iterable
+import threading
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -213,6 +215,53 @@ def security_headers(host: str) -> _Raw:
             "X-Content-Type-Options": "nosniff",
         }
     )
+
+
+class LoopPost:
+    """Calls from the tables' threads into the event loop, coalesced: the
+    frames a move sends to every connection of every table go in one wake-up
+    of the loop (one ``call_soon_threadsafe``, one write to its self-pipe)
+    instead of one each: at 50 tables those writes, each a handover of the
+    interpreter's lock, were the server's largest cost per move (issue 49)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.calls: collections.deque[tuple[Callable[..., None], tuple[Any, ...]]] = collections.deque()
+        self.lock = threading.Lock()
+        self.scheduled = False
+
+    def post(self, fn: Callable[..., None], *args: Any) -> None:
+        """``fn(*args)`` soon, in the loop's thread (in the order posted)."""
+        with self.lock:
+            self.calls.append((fn, args))
+            if self.scheduled:
+                return
+            self.scheduled = True
+        try:
+            self.loop.call_soon_threadsafe(self._drain)
+        except RuntimeError:  # the loop is closing: nobody to send to
+            with self.lock:
+                self.scheduled = False
+                self.calls.clear()
+
+    def _drain(self) -> None:
+        with self.lock:
+            calls, self.calls = self.calls, collections.deque()
+            self.scheduled = False
+        for fn, args in calls:
+            with contextlib.suppress(Exception):  # one connection's trouble is not the others'
+                fn(*args)
+
+
+_POSTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopPost] = weakref.WeakKeyDictionary()
+
+
+def post_of(loop: asyncio.AbstractEventLoop) -> LoopPost:
+    """The loop's ``LoopPost`` (made in the loop's thread, at a connection)."""
+    found = _POSTS.get(loop)
+    if found is None:
+        found = _POSTS[loop] = LoopPost(loop)
+    return found
 
 
 class Outbox:
@@ -508,12 +557,11 @@ async def _table_socket(ws: WebSocket, client: str, doors: Doors) -> None:
         await ws.close(code=4404)
         return
     session, seat = found
-    loop = asyncio.get_running_loop()
+    post = post_of(asyncio.get_running_loop())
     out = Outbox()
 
     def push(text: str, kind: str = "state") -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closing: nobody to send to
-            loop.call_soon_threadsafe(out.put, kind, text)
+        post.post(out.put, kind, text)  # (coalesced with the other connections' frames)
 
     def refuse(error: str) -> None:
         # "say": the same text as data, said in the page's language (cardcore.i18n.to_data)
