@@ -50,7 +50,18 @@ FORMAT = "cardcore-log/1"
 
 
 def versions() -> dict[str, str]:
-    """cardcore's version and every plugin distribution's, for the log header."""
+    """cardcore's version and every plugin distribution's, for the log header
+    (scanned once a process: a server writes a header for every table it opens)."""
+    global _VERSIONS
+    if _VERSIONS is None:
+        _VERSIONS = _scan_versions()
+    return dict(_VERSIONS)
+
+
+_VERSIONS: dict[str, str] | None = None
+
+
+def _scan_versions() -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, entry_points, version
 
     out: dict[str, str] = {}
