@@ -155,7 +155,8 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     rows = []
     for table in tables(reg, args.games, args.players):
         where = positions(table, args.seed, args.positions, args.every)
-        for spec in args.bots or list(BUDGETS):
+        hint = getattr(table.plugin, "hint_level", "hard")
+        for spec in args.bots or [*BUDGETS, *([hint] if hint not in BUDGETS else [])]:
             if spec.partition(":")[0] not in table.player_kinds:
                 continue  # (an older revision, before the levels)
             row = {
@@ -163,8 +164,8 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                 "players": table.players,
                 **measure(table, spec, where, args.seed),
             }
-            if spec == getattr(table.plugin, "hint_level", "hard"):
-                row["hint"] = True
+            if spec == hint:
+                row["hint"] = True  # (a level, or a level with options: ``expert:iterations=1000``)
             rows.append(row)
             if not args.json and not args.quiet:
                 show(row)
@@ -188,12 +189,12 @@ def show(row: dict[str, Any], before: dict[str, Any] | None = None) -> None:
 
 def budget(row: dict[str, Any]) -> float:
     """The CPU ms a decision a level's 95th percentile may take: its own, or the hint's."""
-    own = BUDGETS[row["bot"]]
+    own = BUDGETS.get(row["bot"], HINT_BUDGET)
     return min(own, HINT_BUDGET) if row.get("hint") else own
 
 
 def check(rows: list[dict[str, Any]]) -> int:
-    over = [r for r in rows if r["bot"] in BUDGETS and r["p95_ms"] > budget(r)]
+    over = [r for r in rows if (r["bot"] in BUDGETS or r.get("hint")) and r["p95_ms"] > budget(r)]
     for r in over:
         print(
             f"over budget: {r['game']} {r['players']}p {r['bot']}{' (the hint)' if r.get('hint') else ''}: "

@@ -146,7 +146,8 @@ class GamePlugin(Generic[OptionsT, StateT]):
     # level → {players: kind spec}; a level left out gets the core's default
     levels: ClassVar[Mapping[str, str | Mapping[int, str]]] = {}
     # the level whose search gives the hint (``players.advise``), within about 500 ms of
-    # CPU a decision: ``hard``, unless the game's ``hard`` is kept weak for the ladder
+    # CPU a decision: ``hard``, unless the game's ``hard`` is kept weak for the ladder; a
+    # level with options (``expert:iterations=1000``) where the level itself takes longer
     hint_level: ClassVar[str] = "hard"
     # the kinds of move a search with ``macro`` leaves to its prior (the game's
     # bot) instead of branching on them: Canasta's melds (``cardcore.ismcts``)

@@ -226,10 +226,12 @@ def advise(
     match, never a fixed number, so that nobody can replay the hint offline
     against the arrangements he cannot tell apart."""
     level = table.plugin.hint_level
-    if level in table.player_kinds and decision is not None:
+    if level.partition(":")[0] in table.player_kinds and decision is not None:
+        from cardcore.kinds import make_player  # (the kinds import this module)
+
         if rng is None:
             rng = hint_rng(decision)
-        search: Any = table.player_kinds[level](table, seat, rng)
+        search: Any = make_player(table, level, seat, rng)  # a level, or a level with options
         move = search.choose(observation if search.needs_observation else None, moves, decision)
         every = search.estimates() if hasattr(search, "estimates") else []
         rows = every[:3]

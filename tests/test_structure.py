@@ -49,7 +49,7 @@ def test_a_game_plugin_is_a_game_plugin(registry):
     from cardcore.table import Table
 
     table = Table(registry.game("carrousel"), 2)
-    assert isinstance(table.plugin, GamePlugin) and table.plugin.hint_level == "expert"
+    assert isinstance(table.plugin, GamePlugin) and table.plugin.hint_level == "expert:iterations=1000"
 
     class NotAGamePlugin:
         def __init__(self, table):

@@ -112,9 +112,11 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
             4: "ismcts:iterations=2500,prior=greedy,rollout=greedy,depth=10",
         },
     }
-    # the hint asks expert (within 500 ms of CPU, search_bench --check): hard at two and
-    # three players is kept small for the ladder, ten imagined deals a weak hint
-    hint_level = "expert"
+    # the hint asks expert's search at 1,000 iterations (within 500 ms of CPU, search_bench
+    # --check: expert's own 2,000-2,500 took up to 1.1 s, p95 over 50 positions on the pure
+    # build): hard at two and three players is kept small for the ladder, ten imagined
+    # deals a weak hint
+    hint_level = "expert:iterations=1000"
     card_kind = "trail"  # a card typed alone, when no move plays it
     state_class = CarrouselState  # the state hooks are derived from its FIELDS
 
