@@ -59,6 +59,12 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def _reason(err: BaseException) -> str:
+    """Why, in a few words on the same line."""
+    said = " ".join(str(err).split())
+    return f"{type(err).__name__}: {said}"[:200]
+
+
 def _compiler_works() -> bool:
     """A C compiler builds a file that includes ``Python.h`` (the one mypyc's will be given)."""
     from distutils.ccompiler import new_compiler  # setuptools' distutils (imported above)
@@ -86,7 +92,7 @@ def _compiled_engine() -> list[Any]:
         return []
     try:
         if not _compiler_works():
-            raise RuntimeError("no C compiler")
+            raise RuntimeError("no C compiler builds a file including Python.h")
         from mypyc.build import mypycify
 
         # the packages under the names they are imported by (plugins/ is cardcore_plugins), as
@@ -98,13 +104,16 @@ def _compiled_engine() -> list[Any]:
                 HERE / folder, source / package, ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__")
             )
         (WORK / "mypy.ini").write_text("[mypy]\n")
+        # the build's environment (pip's isolated one) need not hold the dependencies: their
+        # types unknown (Any) where the core uses them, which the hot modules' own code never is
         options = ["--config-file", str(WORK / "mypy.ini"), "--cache-dir", str(WORK / "cache")]
+        options.append("--ignore-missing-imports")
         paths = [str(source / "cardcore_plugins" / module) for module in compiled.HOT]
         return list(mypycify([*options, *paths], separate=True, target_dir=str(WORK / "c")))
     except BaseException as err:  # mypyc exits (SystemExit) on a type error
         if isinstance(err, KeyboardInterrupt):
             raise
-        _say(PURE)
+        _say(f"{PURE} [{_reason(err)}]")
         return []
 
 
@@ -120,8 +129,8 @@ class BuildCompiledEngine(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception:
-            _say(PURE)
+        except Exception as err:
+            _say(f"{PURE} [{_reason(err)}]")
             for output in self.get_outputs():
                 Path(output).unlink(missing_ok=True)
 
