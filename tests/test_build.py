@@ -168,3 +168,25 @@ def test_version_says_which_build_runs():
         assert build_kind() == f"compiled engine: {len(HOT)} of {len(HOT)} hot modules"
     elif not compiled_modules():
         assert build_kind() == "pure Python engine"
+
+
+def test_an_editable_install_stays_pure(tmp_path):
+    """``pip install -e .`` (the tests' command, CI's) compiles nothing: the checkout's
+    modules stay the sources (``tools/compile.py`` compiles them in place). The
+    editable wheel is built by the hook pip calls (setuptools' ``build_editable``)."""
+    src = tmp_path / "src"
+    _copy_sources(src)
+    code = "from setuptools import build_meta; print(build_meta.build_editable('dist'))"
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=src,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CARDCORE_PURE_BUILD": ""},
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    said = run.stdout + run.stderr
+    assert "mypyc" not in said and "cardcore:" not in said
+    assert run.stdout.strip().splitlines()[-1].endswith("-py3-none-any.whl")
+    assert not [p for p in (src / "plugins").rglob("*") if p.name.endswith(SUFFIX)]
