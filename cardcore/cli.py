@@ -174,10 +174,22 @@ def _described(err: BaseException) -> str:
     return f"{type(err).__name__}: {one_line(i18n.render(said), 160)}"
 
 
+class _VersionAndBuild(str):
+    """The version ``--version`` says, with the build running (``cardcore.compiled.build_kind``:
+    the compiled engine or the pure one), both found only when it is said (a quick start)."""
+
+    def __str__(self) -> str:
+        from importlib.metadata import version
+
+        from cardcore.compiled import build_kind
+
+        return f"{version('cardcore')} ({build_kind()})"
+
+
 # ---- the command group ------------------------------------------------------
 @click.group(cls=CardcoreGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @lang_option("Language of everything shown: en, fr, pl, lt (default: LANGUAGE, LC_ALL, LANG).")
-@click.version_option(package_name="cardcore")
+@click.version_option(_VersionAndBuild(), package_name="cardcore")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Play, simulate and study fishing and rummy card games.

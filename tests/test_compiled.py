@@ -1,5 +1,7 @@
-"""The compiled fast path (``tools/compile.py``): when the suite runs on the
-compiled build (CI sets ``CARDCORE_REQUIRE_COMPILED=1`` after compiling), the
+"""The compiled engine in a checkout (``tools/compile.py``; CI puts the built
+wheel's compiled modules in place with ``--from-wheel``; the build itself is
+``tests/test_build.py``'s): when the suite runs on the compiled build (CI sets
+``CARDCORE_REQUIRE_COMPILED=1`` then), the
 hot modules really are the compiled ones; the perft corpus and the golden
 outputs (``test_perft.py``, ``test_golden.py``), made by the pure modules,
 then check that the compiled ones give the same moves and the same games."""

@@ -1,8 +1,11 @@
 """Packaging: the built-in games are found, not listed, so a new game's folder
-cannot be left out of the wheel (setup.py)."""
+cannot be left out of the wheel (setup.py). The wheel here is the pure build
+(``CARDCORE_PURE_BUILD=1``: no compiling); the compiled one is
+``tests/test_build.py``'s."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -52,8 +55,9 @@ def test_a_new_game_folder_lands_in_the_wheel(tmp_path):
         cwd=src,
         check=True,
         capture_output=True,
+        env={**os.environ, "CARDCORE_PURE_BUILD": "1"},
     )
-    (wheel,) = (src / "dist").glob("cardcore-*.whl")
+    (wheel,) = (src / "dist").glob("cardcore-*-py3-none-any.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert f"cardcore_plugins/{PROBE}/__init__.py" in names
     assert f"cardcore_plugins/{PROBE}/rules.py" in names

@@ -3,8 +3,10 @@
     python tools/compile.py            # compile (a C compiler and mypyc needed)
     python tools/compile.py --pure     # remove the compiled modules: pure Python again
     python tools/compile.py --status   # which hot modules are compiled now
+    python tools/compile.py --from-wheel dist/cardcore-*.whl   # a compiled wheel's modules, in place
 
-The modules are the games' move generation and what it calls on every
+The modules (``HOT``, read from ``cardcore/compiled.py``, which the build reads
+too) are the games' move generation and what it calls on every
 decision (Carrousel's ``movegen``; Canasta's ``movegen``, ``finish``,
 ``melds``, ``turn``; Paquet voleur's ``movegen``), compiled **unchanged**: the Python source stays the
 reference and the fallback. A compiled module is a file beside its source
@@ -12,7 +14,10 @@ reference and the fallback. A compiled module is a file beside its source
 ``.py``; removing it (``--pure``) gives the pure build back. Each module is
 compiled on its own (mypyc's separate compilation), so that every shared
 library sits in its package's folder. A machine without a compiler keeps the
-pure modules: nothing needs this step (``pip install .`` never runs it).
+pure modules. ``pip install .`` compiles the same modules into the wheel by
+itself (``setup.py``); an editable install stays pure, and this tool is how a
+checkout gets the compiled build (``--from-wheel``: a wheel's compiled modules
+copied in place instead, as CI does so as to compile once).
 The test suite runs on both builds in CI (``.ci/run``) and
 ``tests/test_compiled.py`` checks that the compiled modules give the same
 moves as the pure ones over the perft corpus.
@@ -22,22 +27,29 @@ from __future__ import annotations
 
 import argparse
 import importlib.machinery
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-HOT = (
-    "carrousel/movegen.py",
-    "canasta/movegen.py",
-    "canasta/finish.py",
-    "canasta/melds.py",
-    "canasta/turn.py",
-    "paquet_voleur/movegen.py",
-)
+
+
+def _load_compiled() -> ModuleType:
+    """``cardcore/compiled.py`` by its path (it imports nothing of the project)."""
+    spec = importlib.util.spec_from_file_location("cardcore_compiled", ROOT / "cardcore" / "compiled.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOT: tuple[str, ...] = _load_compiled().HOT  # the one list, cardcore/compiled.py's
 SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
@@ -93,6 +105,36 @@ def compile_all() -> int:
     return 0
 
 
+def from_wheel(wheel: Path) -> int:
+    """The compiled hot modules of a built wheel (``pip wheel .``) put beside
+    their sources, as if compiled here: the same files, compiled once."""
+    pure()
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        for module in HOT:
+            folder = "cardcore_plugins/" + str(Path(module).parent)
+            stem = Path(module).stem
+            found = [
+                n
+                for n in names
+                if n.startswith(folder + "/")
+                and "/" not in n[len(folder) + 1 :]
+                and n.endswith(SUFFIXES)
+                and Path(n).name.split(".")[0] in (stem, f"{stem}__mypyc")
+            ]
+            if not found:
+                print(
+                    f"compile: {module} is not compiled in {wheel.name}; the pure modules stay",
+                    file=sys.stderr,
+                )
+                pure()
+                return 1
+            for name in found:
+                (ROOT / "plugins" / Path(module).parent / Path(name).name).write_bytes(archive.read(name))
+            print(f"compile: {module} (from {wheel.name})")
+    return 0
+
+
 def status() -> None:
     for module in HOT:
         print(f"{module}: {'compiled' if built(module) else 'pure'}")
@@ -104,6 +146,9 @@ def main() -> int:
     )
     parser.add_argument("--pure", action="store_true", help="remove the compiled modules")
     parser.add_argument("--status", action="store_true", help="which hot modules are compiled")
+    parser.add_argument(
+        "--from-wheel", type=Path, metavar="WHEEL", help="a compiled wheel's modules, in place"
+    )
     args = parser.parse_args()
     if args.status:
         status()
@@ -112,6 +157,8 @@ def main() -> int:
         pure()
         status()
         return 0
+    if args.from_wheel:
+        return from_wheel(args.from_wheel)
     return compile_all()
 
 
