@@ -5,6 +5,7 @@
     python benchmarks/search_bench.py --check          # exit 1 when a level is past its budget
     python benchmarks/search_bench.py --compare main   # before/after in one run (REV, then the work tree)
     python benchmarks/search_bench.py --random         # random play, compiled modules and pure
+    python benchmarks/search_bench.py --pure           # the searches, the hot modules forced pure
 
 The positions are fixed: for each game and player count, deals dealt from
 ``--seed`` (then the next seeds) and played by ``greedy`` on every seat;
@@ -327,7 +328,10 @@ def main() -> None:
     ap.add_argument("--compare", metavar="REV", help="before (REV) and after (the work tree) in one run")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of --compare")
     ap.add_argument("--random", action="store_true", help="random play, compiled and pure")
+    ap.add_argument("--pure", action="store_true", help="the hot modules forced pure (a compiled build's own)")
     args = ap.parse_args()
+    if args.pure:
+        exec(PURE, {})  # before any game is imported: the hot modules from their sources
     if args.random:
         random_play(args)
         return
