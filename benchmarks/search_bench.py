@@ -328,7 +328,7 @@ def main() -> None:
     ap.add_argument("--compare", metavar="REV", help="before (REV) and after (the work tree) in one run")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of --compare")
     ap.add_argument("--random", action="store_true", help="random play, compiled and pure")
-    ap.add_argument("--pure", action="store_true", help="the hot modules forced pure (a compiled build's own)")
+    ap.add_argument("--pure", action="store_true", help="the hot modules forced pure")
     args = ap.parse_args()
     if args.pure:
         exec(PURE, {})  # before any game is imported: the hot modules from their sources
