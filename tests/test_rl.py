@@ -32,6 +32,28 @@ def test_pettingzoo_api_and_seed(game, players, options):
     pettingzoo_test.seed_test(lambda: rl.env(game, players, options), num_cycles=200)
 
 
+@pytest.mark.filterwarnings("ignore:Observation space for each agent", "ignore:Observation is not a NumPy")
+@pytest.mark.parametrize(("game", "players", "options"), EVERY_TABLE, ids=IDS)
+def test_generic_encoding_serves_every_game(game, players, options):
+    """The fallback (what a game that declares no encoding gets) passes the API test too."""
+    from cardcore.rl.encoding import GenericEncoding
+
+    table = rl.make_table(game, players, options)
+    pettingzoo_test.api_test(rl.env(table, encoding=GenericEncoding(table)), num_cycles=100)
+
+
+def test_declared_encodings():
+    """The built-in games' own encodings (docs/RL.md), each part adding up to its size."""
+    from cardcore.rl.encoding import encoding_for
+
+    for game, players, options in EVERY_TABLE:
+        enc = encoding_for(rl.make_table(game, players, options))
+        assert sum(n for _, n in enc.parts) == enc.size
+        if game == "paquet_voleur":
+            assert enc.name == "paquet_voleur"
+            assert enc.actions == 52 * 5 + 52 * (len(rl.make_table(game, players, options).sides) - 1)
+
+
 class _Recorder(Listener):
     def __init__(self) -> None:
         self.hands: list[list[str]] = []
