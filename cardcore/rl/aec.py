@@ -138,9 +138,7 @@ class CardEnv(AECEnv[str, dict[str, NDArray[Any]], int]):  # type: ignore[misc] 
         seat = state.to_act
         obs = table.observe(state, seat)
         ids: dict[int, Move] = {}
-        action = self.encoding.action
-        for i, m in enumerate(self.moves):
-            n = action(m, obs, i)
+        for m, n in zip(self.moves, self.encoding.actions_of(self.moves, obs), strict=True):
             if n < 0:
                 continue  # past the generic encoding's cap
             if n in ids or n >= self.encoding.actions:

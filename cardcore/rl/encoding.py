@@ -44,7 +44,11 @@ class Encoding:
     ``size`` long); ``action(move, obs, index)`` gives the id of a legal move
     (``index``: its place in the legal list): one fixed id per move shape
     (discard this card, capture these …), distinct for the legal moves of one
-    decision (the environments refuse a decision where two share an id).
+    decision (the environments refuse a decision where two share an id); −1:
+    the move is not offered (past a cap). ``actions_of(moves, obs)`` gives the
+    ids of a decision's whole legal list (the environments call it): by
+    default ``action`` of each; an encoding whose ids number the moves of one
+    shape among themselves (the j-th capture with this card) overrides it.
     """
 
     name: str = "encoding"
@@ -58,6 +62,11 @@ class Encoding:
 
     def action(self, move: Move, obs: Observation, index: int) -> int:
         raise NotImplementedError
+
+    def actions_of(self, moves: Sequence[Move], obs: Observation) -> list[int]:
+        """The id of each legal move, in the list's order (−1: not offered)."""
+        action = self.action
+        return [action(m, obs, i) for i, m in enumerate(moves)]
 
     def describe(self) -> dict[str, Any]:
         """The encoding as data (``cardcore.rl`` documents it, a test reads it)."""

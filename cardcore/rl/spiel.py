@@ -163,12 +163,9 @@ class CardState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
         state = self.deal
         assert state is not None
         obs = self.table.observe(state, state.to_act)
-        ids: dict[int, Move] = {}
-        for i, m in enumerate(self.table.legal_moves(state)):
-            n = self.card_game.encoding.action(m, obs, i)
-            if n >= 0:
-                ids[n] = m
-        return ids
+        moves = self.table.legal_moves(state)
+        ids = self.card_game.encoding.actions_of(moves, obs)
+        return {n: m for m, n in zip(moves, ids, strict=True) if n >= 0}
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -155,7 +155,7 @@ class LearnedPlayer:
         enc = self.encoding
         x = np.zeros(enc.size)
         enc.observe(observation, x)
-        ids = {enc.action(m, observation, i): m for i, m in enumerate(moves)}
+        ids = {n: m for m, n in zip(moves, enc.actions_of(moves, observation), strict=True) if n >= 0}
         mask = np.zeros(enc.actions, dtype=np.int8)
         mask[list(ids)] = 1
         return ids[self.policy.act(x, mask, np.random.default_rng(0), greedy=True)]
