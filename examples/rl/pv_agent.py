@@ -175,6 +175,24 @@ def arena(
     return run(ArenaSpec(GAME, 2, (), (), tuple(bots), seed), deals)
 
 
+def plot(curve: Sequence[float], path: str, window: int = 200) -> None:
+    """The learning curve: the margin per deal, its running mean over ``window`` deals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    means = np.convolve(curve, np.ones(window) / window, mode="valid")
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.plot(range(window - 1, len(curve)), means)
+    ax.axhline(0, color="grey", linewidth=0.5)
+    ax.set_xlabel("deals of training against random")
+    ax.set_ylabel(f"margin, mean of {window} deals")
+    ax.set_title("Paquet voleur 2p: the numpy agent learning")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -185,10 +203,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     t.add_argument("--opponent", default="random")
     t.add_argument("--out", default="pv_policy.npz")
     t.add_argument("--curve", help="a JSON file for the learning curve (margin per deal)")
+    t.add_argument("--plot", help="a PNG of the learning curve (needs matplotlib: cardcore[study])")
     a = sub.add_parser("arena")
     a.add_argument("--policy", default="pv_policy.npz")
     a.add_argument("--deals", type=int, default=400)
     a.add_argument("--seed", type=int, default=2026)
+    a.add_argument("--bot", action="append", help="a bot (twice or more; default: learned, random, normal)")
     args = parser.parse_args(argv)
     if args.command == "train":
         start = time.time()
@@ -201,8 +221,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.curve:
             with open(args.curve, "w") as f:
                 json.dump(curve, f)
+        if args.plot:
+            plot(curve, args.plot)
     else:
-        summary = arena(Policy.load(args.policy), args.deals, args.seed)
+        bots = tuple(args.bot or ("learned", "random", "normal"))
+        summary = arena(Policy.load(args.policy), args.deals, args.seed, bots)
         json.dump(summary, sys.stdout, indent=1)
         print()
 
