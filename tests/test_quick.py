@@ -46,3 +46,18 @@ def test_python_m_cardcore_is_the_cli():
         [sys.executable, "-m", "cardcore", "--help"], capture_output=True, text=True
     ).stdout
     assert usage.startswith("Usage: cardcore ")
+
+
+def test_the_core_imports_no_learning_library():
+    """cardcore[rl] is optional: a table of every game, a match and its moves load
+    no numpy, gymnasium, pettingzoo nor pyspiel (only cardcore.rl imports them)."""
+    code = (
+        "import sys, cardcore\n"
+        "from cardcore.plugins import discover\n"
+        "for name in discover().games:\n"
+        "    cardcore.play(name, seats=['random'] * discover().game(name).min_players, seed=1, deals=1)\n"
+        "import cardcore.rl, cardcore.rl.encoding\n"
+        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
