@@ -57,3 +57,32 @@ def test_chance_deals_as_simulate_and_tensors_match_the_environment():
     assert state.returns() == [env.rewards["seat_0"], env.rewards["seat_1"]]
     text = state.information_state_string(0)
     assert text.startswith("seat 0 dealt ") and '"kind"' in text
+
+
+def test_openspiel_ismcts_plays_with_the_games_sampler():
+    """OpenSpiel's own (Python) ISMCTS plays a few decisions, the worlds it
+    imagines drawn by the game's sampler: each keeps the seat's information
+    state as it is."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    spiel.register()
+    game = pyspiel.load_game("cardcore_paquet_voleur", {"players": 2})
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        uct_c=20.0,
+        max_simulations=10,
+        random_state=np.random.RandomState(0),
+    )
+    resample = spiel.resampler(1)
+    bot.set_resampler(resample)
+    state = game.new_initial_state()
+    state.apply_action(3)
+    for _ in range(6):
+        player = state.current_player()
+        imagined = resample(state, player)
+        assert imagined.information_state_string(player) == state.information_state_string(player)
+        assert imagined.legal_actions() == state.legal_actions()
+        action = bot.step(state) if player == 0 else state.legal_actions()[0]
+        assert action in state.legal_actions()
+        state.apply_action(action)

@@ -17,6 +17,7 @@ recall). Returns: each seat its side's points for the deal.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -220,6 +221,27 @@ class CardObserver:
             return view
         first = " ".join(state.first_hands[player])
         return "\n".join([f"seat {player} dealt {first}", *state.history_json, view])
+
+
+def resampler(seed: int = 0) -> Callable[[CardState, int], CardState]:
+    """A resampler for OpenSpiel's Python ISMCTS (``ISMCTSBot.set_resampler``):
+    the state as ``player`` may imagine it, what he cannot see dealt anew by
+    the game's own sampler (``Table.sample_state``), the others' first hands
+    forgotten."""
+    import random
+
+    rng = random.Random(seed)
+
+    def resample(state: CardState, player: int) -> CardState:
+        other: CardState = state.clone()
+        deal = state.deal
+        if deal is not None:
+            other._deal = _Deal(state.table.sample_state(deal, player, rng))
+            other.first_hands = [h if i == player else () for i, h in enumerate(state.first_hands)]
+            other._moves = other._ids() if not other._over else {}
+        return other
+
+    return resample
 
 
 def register() -> list[str]:
