@@ -58,12 +58,14 @@ class _Recorder(Listener):
     def __init__(self) -> None:
         self.hands: list[list[str]] = []
         self.moves: list[Move] = []
+        self.seats: list[int] = []
 
     def deal_start(self, match: Match, state: DealState) -> None:
         self.hands = [[c.name for c in h] for h in state.hands]
 
     def before_move(self, match: Match, state: DealState, moves: list[Move], move: Move) -> None:
         self.moves.append(move)
+        self.seats.append(state.to_act)
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         self.points = result.points
@@ -192,3 +194,28 @@ def test_gym_others_by_kind_and_function():
         env = gym_env("carrousel", 3, seat=1, others=["random", "random"], illegal="raise")
         obs, _ = env.reset(seed=9)
         env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+
+
+def test_gym_others_play_as_simulate_makes_them():
+    """The learner replaying seat 0's moves of ``simulate --seed 5`` (random
+    against greedy): the others, made from the match's seed as ``simulate``
+    makes them, play the same moves, and the deal ends with the same points."""
+    from cardcore.rl.gym import gym_env
+
+    kinds = ("random", "greedy")
+    spec = SimSpec("paquet_voleur", 2, (), (), kinds, 5)
+    simulated = play_chunk(spec, 0, 1, max_deals=1).records[0].deals[0][0]
+    env = gym_env("paquet_voleur", 2, seat=0, others=["greedy"])
+    table = env.table
+    recorder = _Recorder()
+    seed = match_seed(5, 0)
+    play_match(table, make_players(table, kinds, seed), seed, [recorder], max_deals=1)
+    env.reset(seed=5)
+    done, info = False, {}
+    for seat, move in zip(recorder.seats, recorder.moves, strict=True):
+        if seat != 0:
+            continue  # greedy's move: the environment plays it
+        assert not done and env.aec.seat == 0
+        ids = env.aec.legal_moves()
+        _, _, done, _, info = env.step(next(a for a, m in ids.items() if m == move))
+    assert done and tuple(info["points"]) == simulated
