@@ -93,6 +93,7 @@ class CardEnv(AECEnv[str, dict[str, NDArray[Any]], int]):  # type: ignore[misc] 
         self.state: DealState | None = None
         self.moves: list[Move] = []  # legal moves of the seat to act
         self._ids: dict[int, Move] = {}
+        self._view: Observation | None = None
         self.deal_moves = 0
         self.last_result: DealResult | None = None
 
@@ -136,7 +137,7 @@ class CardEnv(AECEnv[str, dict[str, NDArray[Any]], int]):  # type: ignore[misc] 
         table = self.table
         self.moves = table.legal_moves(state)
         seat = state.to_act
-        obs = table.observe(state, seat)
+        obs = self._view = table.observe(state, seat)  # the seat to act's, read again by observe()
         ids: dict[int, Move] = {}
         for m, n in zip(self.moves, self.encoding.actions_of(self.moves, obs), strict=True):
             if n < 0:
@@ -208,16 +209,19 @@ class CardEnv(AECEnv[str, dict[str, NDArray[Any]], int]):  # type: ignore[misc] 
     def view(self, agent: str) -> Observation:
         """What ``agent``'s seat may see (``Table.observe``)."""
         assert self.state is not None
-        return self.table.observe(self.state, self.agent_seat[agent])
+        seat = self.agent_seat[agent]
+        if self._ids and agent == self.agent_selection and self._view is not None:
+            return self._view  # the seat to act's view, made for its action ids (nothing moved since)
+        return self.table.observe(self.state, seat)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         enc = self.encoding
-        vector = np.zeros(enc.size, dtype=np.float32)
-        enc.observe(self.view(agent), vector)
+        numbers = [0.0] * enc.size  # written as a list (a numpy element costs several times more)
+        enc.observe(self.view(agent), numbers)
+        vector = np.array(numbers, dtype=np.float32)
         mask = np.zeros(enc.actions, dtype=np.int8)
-        if agent == self.agent_selection and not self.terminations[agent]:
-            for a in self._ids:
-                mask[a] = 1
+        if agent == self.agent_selection and not self.terminations[agent] and self._ids:
+            mask[list(self._ids)] = 1
         return {"observation": vector, "action_mask": mask}
 
     def render(self) -> str | None:
