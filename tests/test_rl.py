@@ -49,6 +49,7 @@ def test_declared_encodings():
     for game, players, options in EVERY_TABLE:
         enc = encoding_for(rl.make_table(game, players, options))
         assert sum(n for _, n in enc.parts) == enc.size
+        assert sum(n for _, n in enc.action_parts) == enc.actions
         assert enc.name == game  # each built-in game declares its own
         if game == "paquet_voleur":
             assert enc.actions == 52 * 5 + 52 * (len(rl.make_table(game, players, options).sides) - 1)

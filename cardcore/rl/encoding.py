@@ -41,7 +41,9 @@ class Encoding:
     fallback).
 
     ``observe(obs, out)`` writes the seat's observation into ``out`` (zeroed,
-    ``size`` long); ``action(move, obs, index)`` gives the id of a legal move
+    ``size`` long); ``action_parts``: the action ids' ranges in order,
+    ``(kind, count)`` (their counts add up to ``actions``: a learner may share
+    weights within a kind); ``action(move, obs, index)`` gives the id of a legal move
     (``index``: its place in the legal list): one fixed id per move shape
     (discard this card, capture these …), distinct for the legal moves of one
     decision (the environments refuse a decision where two share an id); −1:
@@ -56,6 +58,7 @@ class Encoding:
     size: int = 0
     high: float = 1.0
     parts: tuple[tuple[str, int], ...] = ()
+    action_parts: tuple[tuple[str, int], ...] = ()
 
     def observe(self, obs: Observation, out: Vector) -> None:
         raise NotImplementedError
@@ -70,7 +73,13 @@ class Encoding:
 
     def describe(self) -> dict[str, Any]:
         """The encoding as data (``cardcore.rl`` documents it, a test reads it)."""
-        return {"name": self.name, "actions": self.actions, "size": self.size, "parts": list(self.parts)}
+        return {
+            "name": self.name,
+            "actions": self.actions,
+            "size": self.size,
+            "parts": list(self.parts),
+            "action_parts": list(self.action_parts),
+        }
 
 
 class CardIndex:
@@ -136,6 +145,7 @@ class GenericEncoding(Encoding):
         self.deck = len(table.deck)
         k = len(self.cards)
         self.actions = cap
+        self.action_parts = (("legal list", cap),)
         self.parts = (
             ("hand", k),
             ("table", k),

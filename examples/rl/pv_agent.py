@@ -1,7 +1,9 @@
-"""A small learning agent for Paquet voleur, 2 players, in numpy only: a linear
-softmax policy over the game's action ids (``cardcore.rl``'s encoding),
-trained by REINFORCE (with a running-mean baseline) on the deal's margin,
-one seat of ``cardcore.rl.gym_env`` against ``random`` (or any kind).
+"""A small learning agent for Paquet voleur, 2 players (any 2-player game with
+an encoding: ``--game carrousel``), in numpy only: a linear softmax policy over
+the game's action ids (``cardcore.rl``'s encoding), its own weights per id and
+weights shared by the ids of one kind (the encoding's ``action_parts``),
+trained by REINFORCE (with a running-mean baseline) on the deal's margin, one
+seat of ``cardcore.rl.gym_env`` against ``random`` (or any kind).
 
     python examples/rl/pv_agent.py train --deals 3000 --out pv_policy.npz
     python examples/rl/pv_agent.py arena --policy pv_policy.npz --deals 400
@@ -31,11 +33,10 @@ from cardcore.rl.gym import gym_env
 GAME = "paquet_voleur"
 
 
-def kinds_of(actions: int) -> np.ndarray:
-    """The kind of each action id, from the encoding's layout (docs/RL.md):
-    0 trail (ids 0–51), 1 pair (52–259), 2 steal (260 on)."""
-    ids = np.arange(actions)
-    return np.where(ids < 52, 0, np.where(ids < 260, 1, 2))
+def kinds_of(action_parts: Sequence[tuple[str, int]]) -> np.ndarray:
+    """The kind of each action id, from the encoding's ranges (``action_parts``):
+    in Paquet voleur 0 trail (ids 0–51), 1 pair (52–259), 2 steal (260 on)."""
+    return np.repeat(np.arange(len(action_parts)), [n for _, n in action_parts])
 
 
 class Policy:
@@ -43,13 +44,15 @@ class Policy:
     of kind k, ``(W[a] + V[k])·x + b[a] + c[k]``: weights of its own and
     weights its kind shares (a steal learnt with one card helps the others)."""
 
-    def __init__(self, size: int, actions: int, seed: int = 0) -> None:
+    def __init__(self, size: int, kind: np.ndarray, seed: int = 0) -> None:
         rng = np.random.default_rng(seed)
+        actions = len(kind)
         self.w = rng.normal(0.0, 0.01, (actions, size)).astype(np.float64)
         self.b = np.zeros(actions)
-        self.kind = kinds_of(actions)
-        self.v = np.zeros((3, size))
-        self.c = np.zeros(3)
+        self.kind = kind
+        kinds = int(kind.max()) + 1
+        self.v = np.zeros((kinds, size))
+        self.c = np.zeros(kinds)
 
     def probs(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
         legal = np.flatnonzero(mask)
@@ -75,29 +78,34 @@ class Policy:
         self.w[legal] += step * np.outer(grad, x)
         self.b[legal] += step * grad
         kinds = self.kind[legal]
-        gk = np.bincount(kinds, weights=grad, minlength=3)
+        gk = np.bincount(kinds, weights=grad, minlength=len(self.c))
         self.v += step * np.outer(gk, x)
         self.c += step * gk
 
     def save(self, path: str) -> None:
-        np.savez(path, w=self.w, b=self.b, v=self.v, c=self.c)
+        np.savez(path, w=self.w, b=self.b, v=self.v, c=self.c, kind=self.kind)
 
     @classmethod
     def load(cls, path: str) -> Policy:
         data = np.load(path)
-        policy = cls(data["w"].shape[1], data["w"].shape[0])
+        policy = cls(data["w"].shape[1], data["kind"])
         policy.w, policy.b, policy.v, policy.c = data["w"], data["b"], data["v"], data["c"]
         return policy
 
 
 def train(
-    deals: int, seed: int = 0, lr: float = 0.05, opponent: str = "random", policy: Policy | None = None
+    deals: int,
+    seed: int = 0,
+    lr: float = 0.05,
+    opponent: str = "random",
+    policy: Policy | None = None,
+    game: str = GAME,
 ) -> tuple[Policy, list[float]]:
     """``deals`` deals of self-improvement against ``opponent``, the learner's
     seat alternating; returns the policy and each deal's margin (its curve)."""
-    envs = [gym_env(GAME, 2, seat=s, others=[opponent], reward="margin") for s in (0, 1)]
+    envs = [gym_env(game, 2, seat=s, others=[opponent], reward="margin") for s in (0, 1)]
     enc = envs[0].aec.encoding
-    policy = policy or Policy(enc.size, enc.actions, seed)
+    policy = policy or Policy(enc.size, kinds_of(enc.action_parts), seed)
     rng = np.random.default_rng(seed)
     baseline = 0.0
     curve = []
@@ -120,9 +128,11 @@ def train(
     return policy, curve
 
 
-def evaluate(policy: Policy | None, deals: int, seed: int = 12345, opponent: str = "random") -> list[float]:
+def evaluate(
+    policy: Policy | None, deals: int, seed: int = 12345, opponent: str = "random", game: str = GAME
+) -> list[float]:
     """The margins of ``deals`` deals on fresh seeds, seats alternating (None: a random policy)."""
-    envs = [gym_env(GAME, 2, seat=s, others=[opponent], reward="margin") for s in (0, 1)]
+    envs = [gym_env(game, 2, seat=s, others=[opponent], reward="margin") for s in (0, 1)]
     rng = np.random.default_rng(seed)
     out = []
     for k in range(deals):
@@ -162,7 +172,11 @@ class LearnedPlayer:
 
 
 def arena(
-    policy: Policy, deals: int, seed: int = 2026, bots: Sequence[str] = ("learned", "random", "normal")
+    policy: Policy,
+    deals: int,
+    seed: int = 2026,
+    bots: Sequence[str] = ("learned", "random", "normal"),
+    game: str = GAME,
 ) -> dict[str, Any]:
     """``cardcore arena paquet_voleur --bot learned --bot random --bot normal``
     on ``deals`` duplicate decks, in this process (the kind ``learned``
@@ -170,12 +184,17 @@ def arena(
     from cardcore.arena import ArenaSpec, run
     from cardcore.simulate import _table
 
-    table = _table(GAME, 2, (), ())
+    table = _table(game, 2, (), ())
     table.player_kinds["learned"] = lambda table, seat, rng: LearnedPlayer(table, seat, rng, policy)
-    return run(ArenaSpec(GAME, 2, (), (), tuple(bots), seed), deals)
+    return run(ArenaSpec(game, 2, (), (), tuple(bots), seed), deals)
 
 
-def plot(curve: Sequence[float], path: str, window: int = 200) -> None:
+def plot(
+    curve: Sequence[float],
+    path: str,
+    window: int = 200,
+    title: str = "Paquet voleur 2p: the numpy agent learning",
+) -> None:
     """The learning curve: the margin per deal, its running mean over ``window`` deals."""
     import matplotlib
 
@@ -186,9 +205,9 @@ def plot(curve: Sequence[float], path: str, window: int = 200) -> None:
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.plot(range(window - 1, len(curve)), means)
     ax.axhline(0, color="grey", linewidth=0.5)
-    ax.set_xlabel("deals of training against random")
+    ax.set_xlabel("deals of training")
     ax.set_ylabel(f"margin, mean of {window} deals")
-    ax.set_title("Paquet voleur 2p: the numpy agent learning")
+    ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 
@@ -197,6 +216,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train")
+    t.add_argument("--game", default=GAME, help="a game of 2 players (paquet_voleur, carrousel …)")
     t.add_argument("--deals", type=int, default=3000)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--lr", type=float, default=0.05)
@@ -205,6 +225,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     t.add_argument("--curve", help="a JSON file for the learning curve (margin per deal)")
     t.add_argument("--plot", help="a PNG of the learning curve (needs matplotlib: cardcore[study])")
     a = sub.add_parser("arena")
+    a.add_argument("--game", default=GAME)
     a.add_argument("--policy", default="pv_policy.npz")
     a.add_argument("--deals", type=int, default=400)
     a.add_argument("--seed", type=int, default=2026)
@@ -212,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "train":
         start = time.time()
-        policy, curve = train(args.deals, args.seed, args.lr, args.opponent)
+        policy, curve = train(args.deals, args.seed, args.lr, args.opponent, game=args.game)
         policy.save(args.out)
         k = max(1, len(curve) // 10)
         for i in range(0, len(curve), k):
@@ -222,10 +243,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             with open(args.curve, "w") as f:
                 json.dump(curve, f)
         if args.plot:
-            plot(curve, args.plot)
+            plot(curve, args.plot, title=f"{args.game} 2p: the numpy agent learning against {args.opponent}")
     else:
         bots = tuple(args.bot or ("learned", "random", "normal"))
-        summary = arena(Policy.load(args.policy), args.deals, args.seed, bots)
+        summary = arena(Policy.load(args.policy), args.deals, args.seed, bots, args.game)
         json.dump(summary, sys.stdout, indent=1)
         print()
 

@@ -56,6 +56,16 @@ class CanastaEncoding(Encoding):
         self.meld_at = 7 + k + r * k
         self.take_at = self.meld_at + MELDS * r
         self.actions = self.take_at + TAKES
+        self.action_parts = (
+            *(
+                (kind, 1)
+                for kind in ("draw", "commit", "withdraw", "ask_go_out", "answer yes", "answer no", "stop")
+            ),
+            ("discard", k),
+            ("add", r * k),
+            ("meld", MELDS * r),
+            ("take_pile", TAKES),
+        )
         self.side_size = k + 6
         self.parts = (
             ("hand", k),

@@ -43,6 +43,7 @@ class CarrouselEncoding(Encoding):
         self.side_of = {s: i for i, seats in enumerate(self.sides) for s in seats}
         k, n = len(self.cards), len(self.sides)
         self.actions = k + 1 + CAPTURES * k + BUILDS * k
+        self.action_parts = (("trail", k), ("sweep", 1), ("capture", CAPTURES * k), ("build", BUILDS * k))
         self.parts = (
             ("hand", k),
             ("table: loose cards", k),

@@ -37,6 +37,7 @@ class PaquetVoleurEncoding(Encoding):
         self.side_of = {s: i for i, seats in enumerate(self.sides) for s in seats}
         k, n = len(self.cards), len(self.sides)
         self.actions = k + 4 * k + k * (n - 1)
+        self.action_parts = (("trail", k), ("pair", 4 * k), ("steal", k * (n - 1)))
         self.parts = (
             ("hand", k),
             ("table", k),
