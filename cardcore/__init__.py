@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from cardcore.game import DealState, GameSpec, HouseRuleSpec, Observation, SideScore
     from cardcore.hookspecs import hookimpl, hookspec
     from cardcore.moves import Move, make_move
+    from cardcore.quick import play
 
 # the public names, imported on first use (so that `cardcore --help` stays quick)
 _WHERE = {
@@ -27,6 +28,7 @@ _WHERE = {
     "hookspec": "cardcore.hookspecs",
     "Move": "cardcore.moves",
     "make_move": "cardcore.moves",
+    "play": "cardcore.quick",
 }
 
 
@@ -52,5 +54,6 @@ __all__ = [
     "make_move",
     "parse_card",
     "parse_cards",
+    "play",
 ]
 __version__ = "0.1.0"

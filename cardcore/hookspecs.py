@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from cardcore.match import Match
     from cardcore.moves import Move
     from cardcore.players import PlayerFactory
+    from cardcore.rl.encoding import Encoding
     from cardcore.table import Table
 
 PROJECT = "cardcore"
@@ -325,4 +326,20 @@ class TableSpec:
         Called by search bots (through ``Table.sample_state``) to determinize
         what a seat knows; the core's default redeals the other hands and the
         stock together. None: no opinion (the next implementation is asked).
+        """
+
+    # ---- learning agents (cardcore[rl]) -------------------------------------
+    @hookspec(firstresult=True)
+    def cardcore_rl_encoding(self, table: Table) -> Encoding | None:
+        """Return the game's fixed-size arrays for learning agents: a
+        ``cardcore.rl.encoding.Encoding`` (its action ids, one per move shape,
+        and its observation vector, written from an ``Observation`` only).
+
+        Optional. Called once per environment by ``cardcore.rl`` (its
+        PettingZoo, Gymnasium and OpenSpiel adapters, through
+        ``cardcore.rl.encoding.encoding_for``), never by the engine's loop. The
+        game imports its encoding inside the hook (``cardcore.rl.encoding``
+        needs no numpy; the environments do). None: no opinion; with no answer
+        the generic fallback (``GenericEncoding``: the legal list padded to a
+        cap, the view's cards counted) is used.
         """

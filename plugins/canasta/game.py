@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,6 +32,9 @@ from cardcore_plugins.canasta.state import (
     new_state,
 )
 from cardcore_plugins.canasta.words import DOMAIN, T, Tn, _
+
+if TYPE_CHECKING:
+    from cardcore.rl.encoding import Encoding
 
 NAME = "canasta"
 HAND_SIZE = {4: 11, 3: 13, 2: 15}  # N4
@@ -323,6 +326,13 @@ class Canasta(GamePlugin[Options, CanastaState]):
         return best >= self.target and match.scores.count(best) == 1
 
     # ---- views -------------------------------------------------------------------
+    @hookimpl
+    def cardcore_rl_encoding(self, table: Table) -> Encoding:
+        """Its arrays for learning agents (``cardcore.rl``): ``encoding.py``."""
+        from cardcore_plugins.canasta.encoding import CanastaEncoding
+
+        return CanastaEncoding(table)
+
     @hookimpl
     def cardcore_observe(self, state: CanastaState, seat: int | None) -> Observation:
         """The phase; the discard pile's top, size and whether it is frozen (for

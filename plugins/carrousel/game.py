@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -38,6 +38,9 @@ from cardcore_plugins.carrousel.movegen import generate
 from cardcore_plugins.carrousel.scoring import score_piles
 from cardcore_plugins.carrousel.state import Build, CarrouselState, item_cards
 from cardcore_plugins.carrousel.words import T, Tn, _
+
+if TYPE_CHECKING:
+    from cardcore.rl.encoding import Encoding
 
 NAME = "carrousel"
 HAND = 4  # C4
@@ -359,6 +362,13 @@ class Carrousel(GamePlugin[Options, CarrouselState]):
         # i18n: the side that made the last capture (it takes what is left on the table, C11)
         NP_("view item", "last capture"),
     )
+
+    @hookimpl
+    def cardcore_rl_encoding(self, table: Table) -> Encoding:
+        """Its arrays for learning agents (``cardcore.rl``): ``encoding.py``."""
+        from cardcore_plugins.carrousel.encoding import CarrouselEncoding
+
+        return CarrouselEncoding(table)
 
     @hookimpl
     def cardcore_observe(self, state: CarrouselState, seat: int | None) -> Observation:

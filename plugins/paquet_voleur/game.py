@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,6 +30,9 @@ from cardcore_plugins.paquet_voleur.features import features
 from cardcore_plugins.paquet_voleur.movegen import HAND, apply_move, legal_moves
 from cardcore_plugins.paquet_voleur.state import PVState
 from cardcore_plugins.paquet_voleur.words import T, Tn
+
+if TYPE_CHECKING:
+    from cardcore.rl.encoding import Encoding
 
 NAME = "paquet_voleur"
 MIN_CUT = 5  # P3: at least five cards in each part of the cut
@@ -220,6 +224,13 @@ class PaquetVoleur(GamePlugin[Options, PVState]):
     # the lines of a deal's breakdown (its keys), for the terminal and the pages
     # i18n: the cards in a side's pile at the end of the deal: its points (P7)
     BREAKDOWN = (NP_("breakdown", "cards"),)
+
+    @hookimpl
+    def cardcore_rl_encoding(self, table: Table) -> Encoding:
+        """Its arrays for learning agents (``cardcore.rl``): ``encoding.py``."""
+        from cardcore_plugins.paquet_voleur.encoding import PaquetVoleurEncoding
+
+        return PaquetVoleurEncoding(table)
 
     @hookimpl
     def cardcore_observe(self, state: PVState, seat: int | None) -> Observation:

@@ -1,0 +1,63 @@
+"""Python in three lines (``cardcore.play``) and ``python -m cardcore``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cardcore
+from cardcore.simulate import SimSpec, play_chunk
+
+
+def test_play_returns_the_record_simulate_makes():
+    record = cardcore.play("paquet_voleur", seats=["normal", "random"], seed=3, log=True)
+    spec = SimSpec("paquet_voleur", 2, (), (), ("normal", "random"), 3)
+    assert record.deals == play_chunk(spec, 0, 1).records[0].deals
+    assert record.over and record.winners
+    assert json.loads(record.log[0])["event"] == "match_start"
+
+
+def test_play_stops_after_deals():
+    record = cardcore.play("carrousel", seats=["random"] * 3, seed=1, deals=1)
+    assert len(record.deals) == 1 and not record.over
+
+
+def test_python_m_cardcore_is_the_cli():
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cardcore",
+            "simulate",
+            "paquet_voleur",
+            "--matches",
+            "2",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out)["matches"] == 2
+    usage = subprocess.run(
+        [sys.executable, "-m", "cardcore", "--help"], capture_output=True, text=True
+    ).stdout
+    assert usage.startswith("Usage: cardcore ")
+
+
+def test_the_core_imports_no_learning_library():
+    """cardcore[rl] is optional: a table of every game, a match and its moves load
+    no numpy, gymnasium, pettingzoo nor pyspiel (only cardcore.rl imports them)."""
+    code = (
+        "import sys, cardcore\n"
+        "from cardcore.plugins import discover\n"
+        "for name in discover().games:\n"
+        "    cardcore.play(name, seats=['random'] * discover().game(name).min_players, seed=1, deals=1)\n"
+        "import cardcore.rl, cardcore.rl.encoding\n"
+        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
