@@ -33,6 +33,10 @@ _WHERE = {
 
 
 def __getattr__(name: str) -> Any:
+    if name in ("simulate", "study"):  # a module, called (``cardcore.simulate(...)``) or used
+        import importlib
+
+        return importlib.import_module(f"cardcore.{name}")
     if name in _WHERE:
         import importlib
 

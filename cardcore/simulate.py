@@ -552,3 +552,16 @@ def simulate(
     if interrupted:
         summary["interrupted"] = True
     return summary
+
+
+class _Callable(type(sys)):  # type: ignore[misc]  # (types.ModuleType)
+    """``cardcore.simulate(game, seats=[...], deals=N)``: the module called
+    gives the deals as rows a DataFrame takes (``cardcore.quick.deal_rows``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        from cardcore.quick import deal_rows
+
+        return deal_rows(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _Callable

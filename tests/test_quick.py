@@ -61,3 +61,29 @@ def test_the_core_imports_no_learning_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_simulate_called_gives_the_deals_as_rows_a_dataframe_takes():
+    """Issue 51: ``cardcore.simulate(game, seats=[...], deals=N)`` returns one
+    flat row a deal (match, deal, moves, each side's points, the winner): the
+    deals ``cardcore simulate`` plays with that seed, whatever ``jobs``."""
+    from conftest import cli_json
+
+    import cardcore
+
+    rows = cardcore.simulate("carrousel", seats=["normal", "random"], seed=3, deals=6)
+    args = ["carrousel", "--players", "2", "--seat", "0=normal", "--seed", "3", "--deals", "6"]
+    summary = cli_json("simulate", *args, "--json")
+    assert [[r["side_0"], r["side_1"]] for r in rows] == summary["deal_points"]
+    assert sum(r["moves"] for r in rows) == summary["moves"]
+    assert all(set(r) == {"match", "deal", "moves", "side_0", "side_1", "winner"} for r in rows)
+    assert rows == cardcore.simulate("carrousel", seats=["normal", "random"], seed=3, deals=6, jobs=2)
+    import cardcore.simulate as module  # the module itself is still the module
+
+    assert (
+        module.SimSpec is not None
+        and module(  # and called, the same rows
+            "carrousel", seats=["normal", "random"], seed=3, deals=6
+        )
+        == rows
+    )
