@@ -296,6 +296,9 @@ class Store:
                     saving(self._insert, batch)
             except StoreError as err:
                 error = err
+            except BaseException:  # (an interruption): the others' entries are not saved either
+                error = StoreError(T("the server cannot save its tables: {why}", why=T("interrupted")))
+                raise
             finally:
                 with self._waiting:
                     for e in batch:
