@@ -143,20 +143,27 @@ def test_four_seats_share_their_side():
 
 
 class Standings(Listener):
-    """The lead changes of each deal, the other way round: the standing at
-    the deal's start and after each move (the step record), the result last."""
+    """The lead changes of each deal, the other way round: the running score
+    at the deal's start and after each move (the step record), the last one
+    the position the deal ended on, never its result: by the game's mid-deal
+    count (Carrousel's ``cardcore_score_position``: the piles as they stand,
+    C12), else its own deal count of the position (Paquet voleur: the piles, P7)."""
 
     def __init__(self, table):
         self.table, self.per_deal, self.seen = table, [], []
 
+    def _score(self, state):
+        held = self.table.hook.cardcore_score_position(state=state.clone())
+        return [s.points for s in held or self.table.plugin.cardcore_score_deal(state)]
+
     def deal_start(self, match, state):
-        self.seen = [[s.points for s in self.table.score_deal(state)]]
+        self.seen = [self._score(state)]
 
     def move(self, match, state, step):
-        self.seen.append([s.points for s in self.table.score_deal(state)])
+        self.seen.append(self._score(state))
 
     def deal_end(self, match, state, result):
-        self.seen[-1] = list(result.points)  # the last move's standing is the result, once tidied
+        self.seen[-1] = self._score(state)  # the last move's position, as the game tidied it
         leader, changes = None, 0
         for points in self.seen:
             top = [i for i, p in enumerate(points) if p == max(points)]
@@ -174,6 +181,52 @@ def test_lead_changes_within_a_deal_follow_the_standing(game, players):
     play_match(table, make_players(table, ["greedy"] * players, seed), seed, [collect, check], max_deals=6)
     assert [d["leads"] for d in collect.deals] == check.per_deal
     assert any(check.per_deal)  # the lead does change within deals
+
+
+class DealerZeroPoint:
+    """Test only: a score-only rule, seat 0's side +1 point in every deal
+    seat 0 deals (nothing else changes: the same cards, the same play)."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_score_deal(self, state):
+        sides = yield
+        if state.dealer != 0:
+            return sides
+        return [dataclasses.replace(s, points=s.points + 1) if 0 in s.seats else s for s in sides]
+
+
+def test_a_score_only_rule_leaves_lead_changes_within_a_deal_unchanged(tmp_path):
+    reg = discover()
+    reg.house_rules["test.dealer_zero_point"] = HouseRuleSpec(
+        "test.dealer_zero_point", "carrousel", "seat 0 +1 when it deals", DealerZeroPoint()
+    )
+    out = tmp_path / "s"
+    got = run(
+        "carrousel",
+        2,
+        ["bonus=+test.dealer_zero_point"],
+        deals=150,
+        skill_deals=0,
+        greedy_deals=0,
+        seed=2,
+        registry=reg,
+        out=out,
+        report=False,
+    )
+    assert got["variants"][1]["paired"] is True
+
+    def deals(name):
+        lines = (out / "chunks" / f"{name}.deals.jsonl").read_text().splitlines()
+        return {(r["k"], i): d for r in map(json.loads, lines) for i, d in enumerate(r["deals"])}
+
+    base, bonus = deals("base"), deals("bonus")
+    # the bonus moves the match score, so who deals next (C13): the deals dealt alike are compared
+    alike = [k for k in base if k in bonus and base[k]["fp"] == bonus[k]["fp"]]
+    assert len(alike) > 100
+    assert [base[k]["leads"] for k in alike] == [bonus[k]["leads"] for k in alike]
+    assert sum(base[k]["leads"] for k in alike) > 50  # the deals do turn
+    bonused = [k for k in alike if bonus[k]["dealer"] == 0]
+    assert bonused and all(bonus[k]["points"][0] == base[k]["points"][0] + 1 for k in bonused)
 
 
 def test_skill_margin_is_the_mean_over_rotations():

@@ -88,11 +88,25 @@ def fingerprint(table: Any, state: Any) -> str:
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
+def running_score(table: Any, state: Any) -> list[int]:
+    """The score of a deal as its players see it while it is played: the
+    points taken so far, by the game's own rule for what counts mid-deal
+    (``cardcore_score_position``, asked of a copy), else the game's own count
+    of the position (its plugin's ``cardcore_score_deal``, without the house
+    rules that wrap it). Never the deal's end-of-deal scoring: a house rule
+    that only adds points when the deal is scored changes none of it."""
+    held = table.hook.cardcore_score_position(state=state.clone())
+    if held is None:
+        held = table.plugin.cardcore_score_deal(state)
+    return [s.points for s in held]
+
+
 class Collect(Listener):
     """Per deal: who played first, its moves, its decisions with more than
     one legal move and how many each offered, the kinds of the moves, the
-    points, how often the lead changed on the standing (the game's deal score
-    of the position before each move, then the deal's result); with
+    points, how often the lead changed on the running score (``running_score``
+    before every move and once the deal is over: never the deal's result, so
+    a rule that only changes the scoring leaves it as it was); with
     ``fingerprints`` also a digest of the dealt cards."""
 
     def __init__(self, table: Any, fingerprints: bool = True) -> None:
@@ -119,26 +133,26 @@ class Collect(Listener):
             self.now["choices"] += n
         kind = move.kind
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        if self.changes is not None:
-            try:  # the standing: the game's score of the position as it is (before the end's tidying)
-                standing = [s.points for s in self.table.score_deal(state)]
-            except Exception:  # a game whose score cannot be read mid-deal: no figure for this deal
-                self.changes = None
-                return
-            self._lead(standing)
+        self._standing(state)
 
-    def _lead(self, points: list[int]) -> None:
+    def _standing(self, state: Any) -> None:
+        if self.changes is None:
+            return
+        try:
+            points = running_score(self.table, state)
+        except Exception:  # a game whose score cannot be read mid-deal: no figure for this deal
+            self.changes = None
+            return
         best = max(points)
         top = [i for i, p in enumerate(points) if p == best]
-        if len(top) == 1 and self.changes is not None:
+        if len(top) == 1:
             if self.leader is not None and top[0] != self.leader:
                 self.changes += 1
             self.leader = top[0]
 
     def deal_end(self, match: Any, state: Any, result: Any) -> None:
+        self._standing(state)  # the position the last move left (as the game tidied it), not the result
         points = list(result.points)
-        if self.changes is not None:
-            self._lead(points)
         self.now.update(dealer=result.dealer, points=points, moves=result.moves, leads=self.changes)
         self.deals.append(self.now)
 
