@@ -338,7 +338,16 @@ def test_json_shape_and_the_same_deals_as_simulate_and_arena():
     assert wanted <= set(base["metrics"]) and wanted <= set(ft["vs_base"])
     for m in wanted:
         assert set(base["metrics"][m]) == {"value", "ci95"}
-        assert set(ft["vs_base"][m]) == {"diff", "ci95", "significant"}
+        assert {"diff", "ci95", "significant", "p"} <= set(ft["vs_base"][m])
+    assert ft["vs_base"]["fairness_p"]["diff"] is None  # no difference of two p-values
+    for v in (base, ft):
+        places = v["places"]
+        assert len(places["share"]) == len(places["ci95"]) == 2 and places["dealer"] == 1
+        assert places["share"] == base["metrics"]["win_share_from_first"]["value"] or v is ft
+        assert 0 <= places["p"] <= 1 and places["edge"] in (None, 0, 1)
+    assert got["correction"] == "benjamini-hochberg" and got["tests"] >= 4
+    for f in got["verdicts"]:
+        assert {"variant", "metric", "text", "p", "p_adjusted"} <= set(f) and f["p_adjusted"] < 0.05
     assert ft["paired"] is True and ft["same_deals"] == 1.0  # free trailing changes no deal dealt
     # the base game's deals are simulate's: the same seed, the same deal wins
     sim = cli_json(
@@ -446,6 +455,67 @@ def test_a_planted_first_seat_advantage_is_flagged():
     assert unfair["vs_base"]["seat_win_share"]["significant"][0] is True
     assert unfair["paired"] is True  # the bonus changes no deal dealt
     assert base["metrics"]["fairness_p"]["value"] > 0.05
+    # said in words: the variant favours seat 0 (a difference) and its seats are unequal (chi-square)
+    said = [f for f in got["verdicts"] if f["variant"] == "unfair"]
+    rise = [f for f in said if f["kind"] == "difference" and f["metric"] == "seat_win_share"]
+    assert rise and rise[0]["item"] == 0 and rise[0]["diff"] > 0
+    assert "With unfair, seat 0 wins" in rise[0]["text"] and "favours seat 0" in rise[0]["text"]
+    assert any(f["kind"] == "seats" and f["item"] == 0 and "seat 0" in f["text"] for f in said)
+    assert not [f for f in got["verdicts"] if f["variant"] == "base" and f["kind"] == "seats"]
+    p = unfair["metrics"]["fairness_p"]["value"]
+    assert p < 0.01 and p != round(p, 6)  # kept unrounded
+    assert rise[0]["p_adjusted"] < 0.05 and "(corrected p " in rise[0]["text"]
+
+
+def test_p_values_are_said_below_a_thousandth_and_corrected_together():
+    from cardcore.study.metrics import benjamini_hochberg
+    from cardcore.study.say import p_value
+
+    assert p_value(0.0) == "< 0.001" and p_value(3e-12) == "< 0.001" and p_value(0.0449) == "0.045"
+    # Benjamini–Hochberg by hand: m = 4; sorted 0.01, 0.02, 0.03, 0.5 → ×4/1, ×4/2, ×4/3, ×4/4
+    assert benjamini_hochberg([0.03, 0.5, 0.01, 0.02]) == pytest.approx([0.04, 0.5, 0.04, 0.04])
+    assert benjamini_hochberg([0.9, 0.8]) == pytest.approx([0.9, 0.9])
+
+
+class DealerBonus:
+    """Test only: the dealer's side (in Paquet voleur the last to play, P5)
+    scores one card more in every deal."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_score_deal(self, state):
+        sides = yield
+        return [dataclasses.replace(s, points=s.points + 1) if state.dealer in s.seats else s for s in sides]
+
+
+def test_the_dealers_edge_in_three_player_paquet_voleur_is_flagged():
+    """Every place in the turn order is tested, not only the first: the
+    dealer, who plays last (P5), is found with the edge at 3,000 deals
+    (random bots: cheap deals; the planted one-card bonus makes it certain)."""
+    from cardcore.study import Variant
+
+    reg = discover()
+    reg.house_rules["test.dealer_bonus"] = HouseRuleSpec(
+        "test.dealer_bonus", "paquet_voleur", "the dealer's side +1 card", DealerBonus()
+    )
+    got = run(
+        "paquet_voleur",
+        3,
+        deals=3000,
+        skill_deals=0,
+        greedy_deals=0,
+        seed=5,
+        bot="random",
+        registry=reg,
+        base=Variant("base", {}, ("test.dealer_bonus",)),
+    )
+    (base,) = got["variants"]
+    assert base["house_rules"] == ["test.dealer_bonus"]
+    places = base["places"]
+    assert places["dealer"] == 2  # the dealer plays last (P5)
+    assert places["edge"] == 2 and places["p"] < 0.01
+    assert places["ci95"][2][0] > 1 / 3  # its share's interval above the fair third
+    said = [f for f in got["verdicts"] if f["kind"] == "places"]
+    assert said and said[0]["item"] == 2 and "the order of play favours the dealer" in said[0]["text"]
 
 
 def test_the_base_game_is_not_flagged_more_often_than_the_intervals_allow():
@@ -644,3 +714,8 @@ def test_the_report_in_french_with_its_data_unchanged(tmp_path):
     assert "Part des victoires par place" in page_fr and "Win share by seat" not in page_fr
     assert html_unescape("Les intervalles sont des intervalles bootstrap à 95 %") in html_unescape(page_fr)
     assert "part des victoires, place 0" in page_fr  # the table's labels
+    # the numbers as a French reader writes them (Babel): a decimal comma, a space between thousands
+    text_en, text_fr = _visible(page_en), _visible(page_fr)
+    assert re.search(r"\b0\.\d{3}\b", text_en) and not re.search(r"\b0,\d{3}\b", text_en)
+    assert re.search(r"\b0,\d{3}\b", text_fr) and not re.search(r"\b0\.\d{3}\b", text_fr)
+    assert "Verdicts" in page_fr and "< 0,001" in html_unescape(page_fr) + "< 0,001"

@@ -15,6 +15,7 @@ metrics and their intervals are ``cardcore.study.metrics``, the report
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
@@ -40,14 +41,26 @@ from cardcore.simulate import (
 from cardcore.study.metrics import (
     Blocks,
     Shape,
+    binomial_mde,
     block_layout,
+    dealer_place,
     differences,
     match_sums,
     metrics_from,
+    places_p,
     skill_sums,
+    tested_places,
     with_intervals,
 )
-from cardcore.study.variants import BASE, Variant, check_variants, parse_variant, table_variant
+from cardcore.study.variants import (
+    BASE,
+    Variant,
+    check_variants,
+    describe,
+    parse_variant,
+    table_variant,
+)
+from cardcore.study.verdicts import CORRECTION, verdicts
 
 __all__ = ["BASE", "Variant", "parse_variant", "run", "table_variant"]
 
@@ -88,17 +101,26 @@ def fingerprint(table: Any, state: Any) -> str:
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
-def running_score(table: Any, state: Any) -> list[int]:
+def running_score(table: Any, state: Any, mid_deal: bool | None = None) -> list[int]:
     """The score of a deal as its players see it while it is played: the
     points taken so far, by the game's own rule for what counts mid-deal
     (``cardcore_score_position``, asked of a copy), else the game's own count
     of the position (its plugin's ``cardcore_score_deal``, without the house
     rules that wrap it). Never the deal's end-of-deal scoring: a house rule
-    that only adds points when the deal is scored changes none of it."""
-    held = table.hook.cardcore_score_position(state=state.clone())
+    that only adds points when the deal is scored changes none of it.
+    ``mid_deal``: whether any plugin answers ``cardcore_score_position``
+    (``has_mid_deal_score``; None: look)."""
+    if mid_deal is None:
+        mid_deal = has_mid_deal_score(table)
+    held = table.hook.cardcore_score_position(state=state.clone()) if mid_deal else None
     if held is None:
         held = table.plugin.cardcore_score_deal(state)
     return [s.points for s in held]
+
+
+def has_mid_deal_score(table: Any) -> bool:
+    """Whether a plugin of ``table`` answers ``cardcore_score_position``."""
+    return bool(table.hook.cardcore_score_position.get_hookimpls())
 
 
 class Collect(Listener):
@@ -115,6 +137,7 @@ class Collect(Listener):
         self.deals: list[dict[str, Any]] = []
         self.now: dict[str, Any] = {}
         self.kinds: dict[str, int] = {}
+        self.mid_deal = has_mid_deal_score(table)
 
     def deal_start(self, match: Any, state: Any) -> None:
         self.kinds = {}
@@ -139,7 +162,7 @@ class Collect(Listener):
         if self.changes is None:
             return
         try:
-            points = running_score(self.table, state)
+            points = running_score(self.table, state, self.mid_deal)
         except Exception:  # a game whose score cannot be read mid-deal: no figure for this deal
             self.changes = None
             return
@@ -264,6 +287,25 @@ class Store:
                 f.truncate(good)
         return out
 
+    def spent(self) -> tuple[float, float]:
+        """The wall and CPU seconds the earlier runs of this study spent."""
+        if self.out is None:
+            return 0.0, 0.0
+        try:
+            got = json.loads((self.out / "chunks" / "time.json").read_text())
+            return float(got["seconds"]), float(got["cpu_seconds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return 0.0, 0.0
+
+    def add_spent(self, wall: float, cpu: float) -> None:
+        """Count this run's seconds with the earlier runs' (kept even when it is interrupted)."""
+        if self.out is None:
+            return
+        had_wall, had_cpu = self.spent()
+        data = {"seconds": had_wall + wall, "cpu_seconds": had_cpu + cpu}
+        with contextlib.suppress(OSError):
+            (self.out / "chunks" / "time.json").write_text(json.dumps(data) + "\n")
+
     def writer(self, phase: str) -> IO[str] | None:
         if self.out is None:
             return None
@@ -284,11 +326,15 @@ class _Bar:
 
         self.start = time.perf_counter()
         self.done = 0
+        self.kept = 0  # taken from the store: shown as done, not counted in the rate
         self.unit = unit
 
         def show(_: Any) -> str:
+            from cardcore.study.say import num
+
             spent = time.perf_counter() - self.start
-            return f"{self.done / spent:,.0f} {unit}/s" if spent > 0 and self.done else ""
+            now = self.done - self.kept
+            return f"{num(now / spent, 0)} {unit}/s" if spent > 0 and now > 0 else ""
 
         self.cm = click.progressbar(
             length=total, label=label, file=sys.stderr, show_eta=True, item_show_func=show
@@ -299,6 +345,12 @@ class _Bar:
         if self.bar is not None:
             self.done += n
             self.bar.update(n, self.done)
+
+    def resume(self, n: int) -> None:
+        """``n`` done before (kept chunks): on the bar, not in the rate."""
+        if self.bar is not None:
+            self.kept += n
+            self.update(n)
 
     def close(self) -> None:
         if self.cm is not None:
@@ -333,7 +385,7 @@ def _phase(
         raise CardcoreError(T("{phase}: the kept chunks do not fit this study", phase=phase))
     total = deals if deals is not None else matches or 0
     bar = _Bar(label, total, _("deals") if deals is not None else _("decks"), progress)
-    bar.update(merger.deals if deals is not None else len(records))
+    bar.resume(merger.deals if deals is not None else len(records))
     out = store.writer(phase)
 
     def on_record(record: MatchRecord) -> None:
@@ -377,6 +429,7 @@ def run(
     config: Path | str = "games.yaml",
     report: bool = True,
     on_phase: Callable[[str], None] | None = None,
+    base: Variant | None = None,
 ) -> dict[str, Any]:
     """Study ``game``: the base game and each variant (``NAME=SPEC`` strings or
     ``Variant``s, then the ``tables`` of ``config``), ``deals`` deals each
@@ -385,12 +438,15 @@ def run(
     ``skill_deals`` decks (``greedy_deals``: decks of greedy against random,
     default ``deals``, 0 none). Returns the JSON of ``cardcore study --json``
     (the same for every ``jobs`` and backend, but ``seconds`` and
-    ``cpu_seconds``); with ``out``, also writes the report there."""
+    ``cpu_seconds``); with ``out``, also writes the report there. ``base``:
+    the game the variants are measured against, named ``base`` (default: the
+    game with no option and no house rule)."""
     from cardcore.plugins import discover
     from cardcore.runner import make_player
 
     reg = registry if registry is not None else discover()
-    chosen = [BASE] + [v if isinstance(v, Variant) else parse_variant(v) for v in variants]
+    first = BASE if base is None else Variant(BASE.name, dict(base.options), tuple(base.house_rules))
+    chosen = [first] + [v if isinstance(v, Variant) else parse_variant(v) for v in variants]
     built = check_variants(reg, game, players, chosen)
     players = built[0].players
     chosen += [table_variant(Path(config), t, built[0].game.name, players) for t in tables]
@@ -426,6 +482,7 @@ def run(
     store = Store(out_dir, plan)
     shape = Shape(players, tuple(tuple(s) for s in base_table.sides))
     started, cpu_started = time.perf_counter(), time.process_time()
+    earlier_wall, earlier_cpu = store.spent()  # a resumed study: the time of its earlier runs counts
     runner = backend_for(backend, jobs, address)
     cpu = 0.0
     main: dict[str, list[dict[str, Any]]] = {}
@@ -485,13 +542,16 @@ def run(
                 cpu += c
     finally:
         runner.close(cancel=True)
-    from cardcore.simulate import Serial
+        from cardcore.simulate import Serial
 
-    if isinstance(runner, Serial):
-        cpu = time.process_time() - cpu_started
+        if isinstance(runner, Serial):
+            cpu = time.process_time() - cpu_started
+        store.add_spent(time.perf_counter() - started, cpu)
     result = summarize(plan, chosen, shape, main, greedy, search)
-    result["seconds"] = round(time.perf_counter() - started, 3)
-    result["cpu_seconds"] = round(cpu, 3)
+    for row, v, table in zip(result["variants"][1:], chosen[1:], built[1:], strict=True):
+        row["changes"] = describe(base_table, table, v)
+    result["seconds"] = round(earlier_wall + time.perf_counter() - started, 3)
+    result["cpu_seconds"] = round(earlier_cpu + cpu, 3)
     if out_dir is not None and report:
         from cardcore.study.report import write_report
 
@@ -550,6 +610,20 @@ def summarize(
             "metrics": {m: metrics[m] for m in METRICS if m in metrics},
             "matches": int(sum(u.get("matches", 0) for u in units[v.name].values())),
         }
+        few = small_samples(units[v.name], g_units.get(v.name), s_units.get(v.name))
+        if few:
+            row["few"] = few
+        by_place = metrics.get("win_share_from_first")
+        if by_place:
+            total = mine.total()
+            row["places"] = {
+                "share": by_place["value"],
+                "ci95": by_place["ci95"],
+                "tested": tested_places(shape),
+                "p": places_p(shape, total),
+                "edge": None,  # set by the verdicts: the place a standing chi-square names
+                "dealer": dealer_place(shape, total),
+            }
         if v.name != base:
             common = [k for k in fps[base] if k in fps[v.name]]
             same = sum(1 for k in common if fps[base][k] == fps[v.name][k])
@@ -567,7 +641,7 @@ def summarize(
             row["paired"] = paired
             row["vs_base"] = {m: vs[m] for m in METRICS if m in vs}
         out_variants.append(row)
-    return {
+    result = {
         "game": plan["game"],
         "players": plan["players"],
         "deals": plan["deals"],
@@ -575,5 +649,60 @@ def summarize(
         "seed": plan["seed"],
         "bot": plan["bot"],
         "search_bot": plan["search_bot"],
+        "sides": [list(s) for s in shape.sides],
         "variants": out_variants,
+        "correction": CORRECTION,
     }
+    result["power"] = {
+        "deals": plan["deals"],
+        "share_mde": round(binomial_mde(plan["deals"], len(shape.sides)), 6),
+    }
+    result["verdicts"] = verdicts(result, [list(s) for s in shape.sides])
+    return result
+
+
+MIN_UNITS = 30  # fewer matches, finished matches or decks than this: an interval not to trust
+MIN_DEALS = 100  # the per-deal figures: fewer deals, or their deals in fewer matches than MIN_MATCHES
+MIN_MATCHES = 10
+
+
+def small_samples(
+    units: dict[int, dict[str, float]],
+    greedy: dict[int, dict[str, float]] | None,
+    search: dict[int, dict[str, float]] | None,
+) -> dict[str, int]:
+    """The metrics whose sample is too small to trust their interval (the
+    bootstrap resamples a handful of units), with its size: every per-deal
+    figure under ``MIN_DEALS`` deals or ``MIN_MATCHES`` matches, the per-match
+    ones under ``MIN_UNITS`` finished matches, the skill ones under
+    ``MIN_UNITS`` decks."""
+    out: dict[str, int] = {}
+
+    def total(key: str) -> int:
+        return int(sum(u.get(key, 0) for u in units.values()))
+
+    deals, matches, finished = total("deals"), len(units), total("matches")
+    if deals < MIN_DEALS or matches < MIN_MATCHES:
+        for m in PER_DEAL:
+            out[m] = deals
+    if finished < MIN_UNITS:
+        for m in ("deals_per_match", "lead_changes", "comeback_rate"):
+            out[m] = finished
+    for key, found in (("skill_greedy_vs_random", greedy), ("skill_search_vs_greedy", search)):
+        if found is not None and len(found) < MIN_UNITS:
+            out[key] = len(found)
+    return out
+
+
+PER_DEAL = (
+    "seat_win_share",
+    "side_win_share",
+    "win_share_from_first",
+    "first_player_advantage",
+    "moves_per_deal",
+    "decisions_per_deal",
+    "choices_per_decision",
+    "margin",
+    "spread",
+    "deal_lead_changes",
+)
