@@ -518,6 +518,59 @@ def test_the_dealers_edge_in_three_player_paquet_voleur_is_flagged():
     assert said and said[0]["item"] == 2 and "the order of play favours the dealer" in said[0]["text"]
 
 
+class SeatZeroCard:
+    """Test only: a +1-point rule, seat 0 one card more in every deal of
+    Paquet voleur (a card is a point, P7)."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_score_deal(self, state):
+        sides = yield
+        return [dataclasses.replace(s, points=s.points + 1) if 0 in s.seats else s for s in sides]
+
+
+def test_a_one_point_rule_is_flagged_at_the_size_the_power_line_says():
+    """A pilot too small to find the rule says how many deals would; a study
+    of that size, on other seeds, finds it and names seat 0. The power line
+    is the variance seen: the paired difference's bootstrap standard error."""
+    reg = discover()
+    reg.house_rules["test.seat_zero_card"] = HouseRuleSpec(
+        "test.seat_zero_card", "paquet_voleur", "seat 0 +1 card", SeatZeroCard()
+    )
+
+    def study(deals, seed):
+        got = run(
+            "paquet_voleur",
+            2,
+            ["plus1=+test.seat_zero_card"],
+            deals=deals,
+            skill_deals=0,
+            greedy_deals=0,
+            seed=seed,
+            bot="random",
+            registry=reg,
+        )
+        said = [f for f in got["verdicts"] if f["variant"] == "plus1" and f["metric"] == "seat_win_share"]
+        return got["variants"][1]["power"], said
+
+    power, said = study(600, 1)
+    assert not said  # too small: no verdict
+    need = power["deals_needed"]
+    assert need > 600 and need < 1500, power
+    _, said = study(need, 101)
+    assert said and said[0]["item"] == 0 and "favours seat 0" in said[0]["text"]
+
+
+def test_until_precision_plays_on_until_the_win_shares_are_narrow_enough():
+    kw = {"deals": 100, "skill_deals": 0, "greedy_deals": 0, "seed": 1, "bot": "random"}
+    grown = run("paquet_voleur", 3, until_precision=0.12, **kw)
+    assert grown["deals"] == 400 and grown["precision"]["reached"]  # 100, 200, 400
+    assert grown["precision"]["widest"] <= 0.12
+    once = run("paquet_voleur", 3, **(kw | {"deals": 400}))  # the same as one study of that size
+    assert {k: v for k, v in grown.items() if k != "precision"} | {"seconds": 0, "cpu_seconds": 0} == (
+        once | {"seconds": 0, "cpu_seconds": 0}
+    )
+
+
 def test_the_base_game_is_not_flagged_more_often_than_the_intervals_allow():
     flagged_p = flagged_ci = 0
     repeats = 20

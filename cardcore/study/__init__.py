@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import sys
 import time
@@ -44,6 +45,7 @@ from cardcore.study.metrics import (
     binomial_mde,
     block_layout,
     dealer_place,
+    deals_needed,
     differences,
     match_sums,
     metrics_from,
@@ -232,8 +234,11 @@ class Store:
     order), so that an interrupted study goes on from them. ``DIR/plan.json``
     holds the parameters: another study is refused there."""
 
-    def __init__(self, out: Path | None, plan: dict[str, Any]) -> None:
+    def __init__(self, out: Path | None, plan: dict[str, Any], memory: bool = False) -> None:
         self.out = out
+        # memory: without ``out``, the records kept in memory (a study that grows, --until-precision)
+        self.mem: dict[str, list[dict[str, Any]]] | None = {} if memory and out is None else None
+        self.growing = "until_precision" in plan
         if out is None:
             return
         try:
@@ -265,6 +270,8 @@ class Store:
 
     def load(self, phase: str) -> list[dict[str, Any]]:
         """The records kept for ``phase``, in order (a last line cut short is dropped)."""
+        if self.mem is not None:
+            return list(self.mem.get(phase, []))
         if self.out is None:
             return []
         path = self._path(phase)
@@ -307,9 +314,23 @@ class Store:
             (self.out / "chunks" / "time.json").write_text(json.dumps(data) + "\n")
 
     def writer(self, phase: str) -> IO[str] | None:
+        if self.mem is not None:
+            return _Keep(self.mem.setdefault(phase, []))
         if self.out is None:
             return None
         return self._path(phase).open("a", encoding="utf-8")
+
+
+class _Keep(io.StringIO):
+    """A writer that keeps each JSON line written as a record, in memory."""
+
+    def __init__(self, into: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.into = into
+
+    def write(self, text: str) -> int:
+        self.into.append(json.loads(text))
+        return len(text)
 
 
 # ---- a phase: one variant's matches or decks ---------------------------------------
@@ -381,7 +402,7 @@ def _phase(
             merger.deals += len(rec["deals"])
         merger.matches += 1 if rec.get("over", True) else 0
         records.append(rec)
-    if deals is not None and merger.deals > deals:  # a store of a longer study: not ours
+    if deals is not None and merger.deals > deals and not store.growing:  # a longer study's: not ours
         raise CardcoreError(T("{phase}: the kept chunks do not fit this study", phase=phase))
     total = deals if deals is not None else matches or 0
     bar = _Bar(label, total, _("deals") if deals is not None else _("decks"), progress)
@@ -430,6 +451,8 @@ def run(
     report: bool = True,
     on_phase: Callable[[str], None] | None = None,
     base: Variant | None = None,
+    until_precision: float | None = None,
+    on_power: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Study ``game``: the base game and each variant (``NAME=SPEC`` strings or
     ``Variant``s, then the ``tables`` of ``config``), ``deals`` deals each
@@ -440,7 +463,11 @@ def run(
     (the same for every ``jobs`` and backend, but ``seconds`` and
     ``cpu_seconds``); with ``out``, also writes the report there. ``base``:
     the game the variants are measured against, named ``base`` (default: the
-    game with no option and no house rule)."""
+    game with no option and no house rule). ``until_precision``: ``deals``
+    first, then twice as many, and so on (at most ``MAX_GROWTH`` times
+    ``deals``), until every headline interval (``headline_width``) is at
+    most that wide. ``on_power``: told, before any deal is played, the
+    line saying how small a change the study's size can find."""
     from cardcore.plugins import discover
     from cardcore.runner import make_player
 
@@ -479,7 +506,15 @@ def run(
     }
     if greedy_decks != deals:
         plan["greedy_deals"] = greedy_decks
-    store = Store(out_dir, plan)
+    if until_precision is not None:
+        plan["until_precision"] = until_precision
+    store = Store(out_dir, plan, memory=until_precision is not None)
+    if on_power is not None:
+        from cardcore.study.report import power_line
+
+        on_power(
+            power_line({"power": {"deals": deals, "share_mde": binomial_mde(deals, len(base_table.sides))}})
+        )
     shape = Shape(players, tuple(tuple(s) for s in base_table.sides))
     started, cpu_started = time.perf_counter(), time.process_time()
     earlier_wall, earlier_cpu = store.spent()  # a resumed study: the time of its earlier runs counts
@@ -488,58 +523,73 @@ def run(
     main: dict[str, list[dict[str, Any]]] = {}
     greedy: dict[str, list[dict[str, Any]]] = {}
     search: dict[str, list[dict[str, Any]]] = {}
+    target = deals
+    result: dict[str, Any] | None = None
     try:
-        for v, table in zip(chosen, built, strict=True):
-            options = tuple(sorted(table.options.model_dump(exclude_defaults=True).items()))
-            rules = tuple(h.name for h in table.house_rules)
-            _TABLES.setdefault((table.game.name, players, options, rules), table)
+        while True:
+            for v, table in zip(chosen, built, strict=True):
+                options = tuple(sorted(table.options.model_dump(exclude_defaults=True).items()))
+                rules = tuple(h.name for h in table.house_rules)
+                _TABLES.setdefault((table.game.name, players, options, rules), table)
 
-            def spec(kinds: tuple[str, ...], options: Any = options, rules: Any = rules) -> SimSpec:
-                return SimSpec(base_table.game.name, players, options, rules, kinds, seed)
+                def spec(kinds: tuple[str, ...], options: Any = options, rules: Any = rules) -> SimSpec:
+                    return SimSpec(base_table.game.name, players, options, rules, kinds, seed)
 
-            if on_phase:
-                on_phase(f"{v.name}: deals")
-            main[v.name], c = _phase(
-                spec((main_bot,) * players),
-                runner,
-                store,
-                f"{v.name}.deals",
-                play_study_chunk,
-                deals,
-                None,
-                _("{variant}: deals").format(variant=v.name),
-                progress,
-                len(shape.sides),
-            )
-            cpu += c
-            if has_greedy and greedy_decks:
-                greedy[v.name], c = _phase(
-                    spec(("greedy", "random")),
+                if on_phase:
+                    on_phase(f"{v.name}: deals")
+                main[v.name], c = _phase(
+                    spec((main_bot,) * players),
                     runner,
                     store,
-                    f"{v.name}.greedy",
-                    play_skill_chunk,
+                    f"{v.name}.deals",
+                    play_study_chunk,
+                    target,
                     None,
-                    greedy_decks,
-                    _("{variant}: greedy-random decks").format(variant=v.name),
+                    _("{variant}: deals").format(variant=v.name),
                     progress,
                     len(shape.sides),
                 )
                 cpu += c
-            if has_greedy and skill_deals:
-                search[v.name], c = _phase(
-                    spec((search_bot, "greedy")),
-                    runner,
-                    store,
-                    f"{v.name}.search",
-                    play_skill_chunk,
-                    None,
-                    skill_deals,
-                    _("{variant}: search-greedy decks").format(variant=v.name),
-                    progress,
-                    len(shape.sides),
-                )
-                cpu += c
+                if has_greedy and greedy_decks:
+                    greedy[v.name], c = _phase(
+                        spec(("greedy", "random")),
+                        runner,
+                        store,
+                        f"{v.name}.greedy",
+                        play_skill_chunk,
+                        None,
+                        greedy_decks,
+                        _("{variant}: greedy-random decks").format(variant=v.name),
+                        progress,
+                        len(shape.sides),
+                    )
+                    cpu += c
+                if has_greedy and skill_deals:
+                    search[v.name], c = _phase(
+                        spec((search_bot, "greedy")),
+                        runner,
+                        store,
+                        f"{v.name}.search",
+                        play_skill_chunk,
+                        None,
+                        skill_deals,
+                        _("{variant}: search-greedy decks").format(variant=v.name),
+                        progress,
+                        len(shape.sides),
+                    )
+                    cpu += c
+            if until_precision is None:
+                break
+            result = summarize({**plan, "deals": target}, chosen, shape, main, greedy, search)
+            widest = headline_width(result)
+            result["precision"] = {
+                "asked": until_precision,
+                "widest": widest,
+                "reached": widest <= until_precision,
+            }
+            if widest <= until_precision or target >= deals * MAX_GROWTH:
+                break
+            target *= 2
     finally:
         runner.close(cancel=True)
         from cardcore.simulate import Serial
@@ -547,7 +597,8 @@ def run(
         if isinstance(runner, Serial):
             cpu = time.process_time() - cpu_started
         store.add_spent(time.perf_counter() - started, cpu)
-    result = summarize(plan, chosen, shape, main, greedy, search)
+    if result is None:
+        result = summarize(plan, chosen, shape, main, greedy, search)
     for row, v, table in zip(result["variants"][1:], chosen[1:], built[1:], strict=True):
         row["changes"] = describe(base_table, table, v)
     result["seconds"] = round(earlier_wall + time.perf_counter() - started, 3)
@@ -637,6 +688,15 @@ def summarize(
                 if v.name in found and base in found:
                     b, m = _blocks(found[base], lay), _blocks(found[v.name], lay)
                     vs[key] = differences(b, m, skill, paired, seed + "/" + key)["skill"]
+            got = vs.get("seat_win_share") or {}
+            if got.get("mde") and got["mde"][0] is not None:
+                row["power"] = {
+                    "metric": "seat_win_share",
+                    "item": 0,
+                    "mde": got["mde"][0],
+                    "diff": got["diff"][0],
+                    "deals_needed": deals_needed(plan["deals"], got["diff"][0], got["mde"][0]),
+                }
             row["same_deals"] = round(share, 4)
             row["paired"] = paired
             row["vs_base"] = {m: vs[m] for m in METRICS if m in vs}
@@ -659,6 +719,23 @@ def summarize(
     }
     result["verdicts"] = verdicts(result, [list(s) for s in shape.sides])
     return result
+
+
+MAX_GROWTH = 32  # --until-precision: at most five doublings of --deals
+
+
+def headline_width(result: dict[str, Any]) -> float:
+    """The widest headline interval: of every variant's win share by seat
+    (by side) and by place in the turn order, and of their differences from
+    the base game (``--until-precision`` plays on until it is narrow enough)."""
+    widest = 0.0
+    for v in result["variants"]:
+        for metric in ("seat_win_share", "side_win_share", "win_share_from_first"):
+            for got in (v["metrics"].get(metric), v.get("vs_base", {}).get(metric)):
+                for ci in (got or {}).get("ci95") or []:
+                    if ci:
+                        widest = max(widest, ci[1] - ci[0])
+    return widest
 
 
 MIN_UNITS = 30  # fewer matches, finished matches or decks than this: an interval not to trust

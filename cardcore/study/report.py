@@ -212,6 +212,23 @@ def variant_power_line(result: dict[str, Any], var: dict[str, Any]) -> str:
     return line
 
 
+def precision_line(result: dict[str, Any]) -> str:
+    """With --until-precision: the widest headline interval reached, and at how many deals."""
+    got = result["precision"]
+    if got["reached"]:
+        said = _(
+            "--until-precision {asked}: every win share's interval is at most {widest} wide at {deals} deals"
+        )
+    else:
+        said = _(
+            "--until-precision {asked}: not reached; the widest win share's interval is {widest} wide "
+            "at {deals} deals (the most this study plays)"
+        )
+    return said.format(
+        asked=say.num(got["asked"]), widest=say.num(got["widest"]), deals=say.count(result["deals"])
+    )
+
+
 def few_note(var: dict[str, Any], metric: str) -> str:
     """A warning beside a figure whose sample is too small to trust its interval."""
     n = var.get("few", {}).get(metric)
@@ -233,6 +250,8 @@ def table_text(result: dict[str, Any]) -> str:
     out = [header(result)]
     if power_line(result):
         out.append(power_line(result))
+    if result.get("precision"):
+        out.append(precision_line(result))
     out.append("")
     # i18n: the heading of the findings in plain words
     out.append(_("Verdicts"))
@@ -495,6 +514,8 @@ def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str, domai
         parts.append(f"<p class=note>{e(spent_line(result))}.</p>")
     if power_line(result):
         parts.append(f"<p class=note>{e(power_line(result))}</p>")
+    if result.get("precision"):
+        parts.append(f"<p class=note>{e(precision_line(result))}</p>")
     # i18n: the heading of the findings in plain words
     parts.append(f"<h2>{e(_('Verdicts'))}</h2>")
     lines = verdict_lines(result)
