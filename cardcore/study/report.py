@@ -61,7 +61,7 @@ def _ci(ci: Any, signed: bool = False) -> str:
     if not ci:
         return ""
     f = _signed if signed else _num
-    return f"[{f(ci[0])}, {f(ci[1])}]"
+    return f"[{f(ci[0])}{say.list_sep()}{f(ci[1])}]"
 
 
 def rows_of(metrics: dict[str, Any], said: bool = False) -> Iterable[tuple[str, str, Any, Any]]:
@@ -460,7 +460,7 @@ def places_table(result: dict[str, Any]) -> str:
 
 
 def _ci_percent(ci: Any) -> str:
-    return f"[{say.percent(ci[0], 1)}, {say.percent(ci[1], 1)}]" if ci else ""
+    return f"[{say.percent(ci[0], 1)}{say.list_sep()}{say.percent(ci[1], 1)}]" if ci else ""
 
 
 CSS = """

@@ -77,3 +77,11 @@ def p_value(p: float | None) -> str:
     if p < 0.001:
         return "< " + num(0.001, 3)
     return num(p, 3)
+
+
+def list_sep() -> str:
+    """Between the two ends of an interval: ", ", or "; " where the comma is
+    the decimal sign ([0,347; 0,564] in French)."""
+    from babel.numbers import get_decimal_symbol
+
+    return "; " if get_decimal_symbol(locale()) == "," else ", "
