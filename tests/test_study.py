@@ -596,8 +596,11 @@ def test_an_interrupted_study_resumes_from_its_chunks(tmp_path):
     base.write_bytes(b"".join(lines[:5]) + lines[5][:40])  # killed mid-line
     (chunks / "ft.deals.jsonl").unlink()
     (chunks / "ft.search.jsonl").write_bytes(b"")
+    spent = json.loads((chunks / "time.json").read_text())  # the first run's seconds, kept
+    assert spent["seconds"] > 0
     again = run("carrousel", 2, ["ft=+carrousel.free_trail"], out=out, **kw)
     assert _strip(again) == _strip(whole)
+    assert again["seconds"] > spent["seconds"]  # the whole study's time, over both runs
     assert json.loads((out / "study.json").read_text())["variants"] == whole["variants"]
     code, said = run_cli("study", "carrousel", "--players", "2", "--deals", "99", "--out", str(out))
     assert code == 2 and "other parameters" in said

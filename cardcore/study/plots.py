@@ -68,26 +68,43 @@ def figures(
             fig.savefig(png_dir / f"{len(out)}_{_slug(title)}.png", dpi=110, bbox_inches="tight")
         plt.close(fig)
 
-    # win share by seat, with intervals: points and bars around the fair share (no bar from zero)
-    fig, ax = plt.subplots(figsize=(7.5, 3.2))
-    width = 0.8 / max(1, shape.players)
-    fair = 1 / len(shape.sides)
-    reach = [0.01]
-    for seat in range(shape.players):
-        xs = [i + (seat - (shape.players - 1) / 2) * width for i in range(len(variants))]
-        vals = [v["metrics"]["seat_win_share"]["value"][seat] for v in variants]
-        cis = [v["metrics"]["seat_win_share"]["ci95"] for v in variants]
-        lo = [val - (ci[seat][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
-        hi = [(ci[seat][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
-        reach += [abs(val - fair) + max(a, b) for val, a, b in zip(vals, lo, hi, strict=True)]
-        label = _("seat {seat}").format(seat=seat)
-        ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", capsize=3, ms=4, label=label)
-    ax.axhline(fair, color="#444", lw=0.8, ls="--")
-    ax.set_ylim(fair - 1.25 * max(reach), fair + 1.6 * max(reach))  # room for the legend
-    ax.set_xticks(range(len(variants)), names)
-    ax.set_ylabel(_("share of deals won"))
-    ax.legend(ncol=shape.players, fontsize=8, loc="best")
-    keep(N_("Win share by seat (95% intervals; dashed: the fair share)"), fig)
+    def shares(metric: str, count: int, label_of: Any, title: str) -> None:
+        """Win share of each seat (place) with its intervals: points and bars
+        around the fair share (no bar from zero)."""
+        fig, ax = plt.subplots(figsize=(7.5, 3.2))
+        width = 0.8 / max(1, count)
+        fair = 1 / len(shape.sides)
+        reach = [0.01]
+        for item in range(count):
+            xs = [i + (item - (count - 1) / 2) * width for i in range(len(variants))]
+            vals = [v["metrics"][metric]["value"][item] for v in variants]
+            cis = [v["metrics"][metric]["ci95"] for v in variants]
+            lo = [val - (ci[item][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
+            hi = [(ci[item][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
+            reach += [abs(val - fair) + max(a, b) for val, a, b in zip(vals, lo, hi, strict=True)]
+            ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", capsize=3, ms=4, label=label_of(item))
+        ax.axhline(fair, color="#444", lw=0.8, ls="--")
+        ax.set_ylim(fair - 1.25 * max(reach), fair + 1.6 * max(reach))  # room for the legend
+        ax.set_xticks(range(len(variants)), names)
+        ax.set_ylabel(_("share of deals won"))
+        ax.legend(ncol=count, fontsize=8, loc="best")
+        keep(title, fig)
+
+    shares(
+        "seat_win_share",
+        shape.players,
+        lambda seat: _("seat {seat}").format(seat=seat),
+        N_("Win share by seat (95% intervals; dashed: the fair share)"),
+    )
+    from cardcore.study.report import place_name
+
+    dealer = (variants[0].get("places") or {}).get("dealer")
+    shares(
+        "win_share_from_first",
+        shape.players,
+        lambda r: place_name(r, dealer),
+        N_("Win share by place in the turn order (95% intervals; dashed: the fair share)"),
+    )
 
     # differences against the base, scalar metrics
     # the seat's (side's) share and each place's first: what fairness is about; then the rest
@@ -128,8 +145,16 @@ def figures(
             return f"{_label(metric, said=True)} {item}"
         return _label(key, said=True)
 
-    # a panel no variant has a figure for (no search decks, no finished match) is left out
-    keys = [k for k in keys if any(diff_of(v, k)[0] is not None for v in others)]
+    def shows(key: Any) -> bool:
+        """Whether a panel shows anything: a difference, or an interval, not zero everywhere."""
+        for v in others:
+            diff, ci, _said = diff_of(v, key)
+            if diff is not None and (diff != 0 or (ci and ci[0] != ci[1])):
+                return True
+        return False
+
+    # left out: a panel no variant has a figure for (no search decks), or zero everywhere (48 moves a deal)
+    keys = [k for k in keys if shows(k)]
     if others and keys:
         rows = -(-len(keys) // 3)
         fig, grid = plt.subplots(
