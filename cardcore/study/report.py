@@ -105,8 +105,12 @@ def changes_lines(v: dict[str, Any]) -> list[str]:
             out.append(f"+{c['name']}: {said(c.get('said'))}")
         elif c["kind"] == "cards":
             cards = [", ".join(card_text(parse_card(n)) for n in c[k]) or "—" for k in ("out", "in")]
+            if c["in"]:
+                said_cards = _("a deck of {n} cards instead of {base}: {out} left out, {added} added")
+            else:
+                said_cards = _("a deck of {n} cards instead of {base}: {out} left out")
             out.append(
-                _("a deck of {n} cards instead of {base}: {out} left out, {added} added").format(
+                said_cards.format(
                     n=say.count(c["count"][1]), base=say.count(c["count"][0]), out=cards[0], added=cards[1]
                 )
             )
@@ -201,11 +205,13 @@ def variant_power_line(result: dict[str, Any], var: dict[str, Any]) -> str:
     if not d or not d.get("mde") or d["mde"][0] is None:
         return ""
     mde, diff = d["mde"][0], d["diff"][0]
+    if not mde:  # every deal played alike: nothing to find
+        return ""
     line = _(
         "at this size it finds a change of {mde} deals in a hundred in seat 0's share 80% of the time"
     ).format(mde=say.num(100 * mde, 1))
     need = deals_needed(result["deals"], diff, mde)
-    if need is not None and need > result["deals"]:
+    if need is not None and result["deals"] < need <= 100 * result["deals"]:  # beyond: too small to chase
         line += _("; the change seen ({diff}) would need about {need} deals").format(
             diff=say.signed(100 * diff, 1), need=say.count(need)
         )
