@@ -143,20 +143,27 @@ def test_four_seats_share_their_side():
 
 
 class Standings(Listener):
-    """The lead changes of each deal, the other way round: the standing at
-    the deal's start and after each move (the step record), the result last."""
+    """The lead changes of each deal, the other way round: the running score
+    at the deal's start and after each move (the step record), the last one
+    the position the deal ended on, never its result: by the game's mid-deal
+    count (Carrousel's ``cardcore_score_position``: the piles as they stand,
+    C12), else its own deal count of the position (Paquet voleur: the piles, P7)."""
 
     def __init__(self, table):
         self.table, self.per_deal, self.seen = table, [], []
 
+    def _score(self, state):
+        held = self.table.hook.cardcore_score_position(state=state.clone())
+        return [s.points for s in held or self.table.plugin.cardcore_score_deal(state)]
+
     def deal_start(self, match, state):
-        self.seen = [[s.points for s in self.table.score_deal(state)]]
+        self.seen = [self._score(state)]
 
     def move(self, match, state, step):
-        self.seen.append([s.points for s in self.table.score_deal(state)])
+        self.seen.append(self._score(state))
 
     def deal_end(self, match, state, result):
-        self.seen[-1] = list(result.points)  # the last move's standing is the result, once tidied
+        self.seen[-1] = self._score(state)  # the last move's position, as the game tidied it
         leader, changes = None, 0
         for points in self.seen:
             top = [i for i, p in enumerate(points) if p == max(points)]
@@ -174,6 +181,52 @@ def test_lead_changes_within_a_deal_follow_the_standing(game, players):
     play_match(table, make_players(table, ["greedy"] * players, seed), seed, [collect, check], max_deals=6)
     assert [d["leads"] for d in collect.deals] == check.per_deal
     assert any(check.per_deal)  # the lead does change within deals
+
+
+class DealerZeroPoint:
+    """Test only: a score-only rule, seat 0's side +1 point in every deal
+    seat 0 deals (nothing else changes: the same cards, the same play)."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_score_deal(self, state):
+        sides = yield
+        if state.dealer != 0:
+            return sides
+        return [dataclasses.replace(s, points=s.points + 1) if 0 in s.seats else s for s in sides]
+
+
+def test_a_score_only_rule_leaves_lead_changes_within_a_deal_unchanged(tmp_path):
+    reg = discover()
+    reg.house_rules["test.dealer_zero_point"] = HouseRuleSpec(
+        "test.dealer_zero_point", "carrousel", "seat 0 +1 when it deals", DealerZeroPoint()
+    )
+    out = tmp_path / "s"
+    got = run(
+        "carrousel",
+        2,
+        ["bonus=+test.dealer_zero_point"],
+        deals=150,
+        skill_deals=0,
+        greedy_deals=0,
+        seed=2,
+        registry=reg,
+        out=out,
+        report=False,
+    )
+    assert got["variants"][1]["paired"] is True
+
+    def deals(name):
+        lines = (out / "chunks" / f"{name}.deals.jsonl").read_text().splitlines()
+        return {(r["k"], i): d for r in map(json.loads, lines) for i, d in enumerate(r["deals"])}
+
+    base, bonus = deals("base"), deals("bonus")
+    # the bonus moves the match score, so who deals next (C13): the deals dealt alike are compared
+    alike = [k for k in base if k in bonus and base[k]["fp"] == bonus[k]["fp"]]
+    assert len(alike) > 100
+    assert [base[k]["leads"] for k in alike] == [bonus[k]["leads"] for k in alike]
+    assert sum(base[k]["leads"] for k in alike) > 50  # the deals do turn
+    bonused = [k for k in alike if bonus[k]["dealer"] == 0]
+    assert bonused and all(bonus[k]["points"][0] == base[k]["points"][0] + 1 for k in bonused)
 
 
 def test_skill_margin_is_the_mean_over_rotations():
@@ -285,7 +338,16 @@ def test_json_shape_and_the_same_deals_as_simulate_and_arena():
     assert wanted <= set(base["metrics"]) and wanted <= set(ft["vs_base"])
     for m in wanted:
         assert set(base["metrics"][m]) == {"value", "ci95"}
-        assert set(ft["vs_base"][m]) == {"diff", "ci95", "significant"}
+        assert {"diff", "ci95", "significant", "p"} <= set(ft["vs_base"][m])
+    assert ft["vs_base"]["fairness_p"]["diff"] is None  # no difference of two p-values
+    for v in (base, ft):
+        places = v["places"]
+        assert len(places["share"]) == len(places["ci95"]) == 2 and places["dealer"] == 1
+        assert places["share"] == base["metrics"]["win_share_from_first"]["value"] or v is ft
+        assert 0 <= places["p"] <= 1 and places["edge"] in (None, 0, 1)
+    assert got["correction"] == "benjamini-hochberg" and got["tests"] >= 4
+    for f in got["verdicts"]:
+        assert {"variant", "metric", "text", "p", "p_adjusted"} <= set(f) and f["p_adjusted"] < 0.05
     assert ft["paired"] is True and ft["same_deals"] == 1.0  # free trailing changes no deal dealt
     # the base game's deals are simulate's: the same seed, the same deal wins
     sim = cli_json(
@@ -393,6 +455,120 @@ def test_a_planted_first_seat_advantage_is_flagged():
     assert unfair["vs_base"]["seat_win_share"]["significant"][0] is True
     assert unfair["paired"] is True  # the bonus changes no deal dealt
     assert base["metrics"]["fairness_p"]["value"] > 0.05
+    # said in words: the variant favours seat 0 (a difference) and its seats are unequal (chi-square)
+    said = [f for f in got["verdicts"] if f["variant"] == "unfair"]
+    rise = [f for f in said if f["kind"] == "difference" and f["metric"] == "seat_win_share"]
+    assert rise and rise[0]["item"] == 0 and rise[0]["diff"] > 0
+    assert "With unfair, seat 0 wins" in rise[0]["text"] and "favours seat 0" in rise[0]["text"]
+    assert any(f["kind"] == "seats" and f["item"] == 0 and "seat 0" in f["text"] for f in said)
+    assert not [f for f in got["verdicts"] if f["variant"] == "base" and f["kind"] == "seats"]
+    p = unfair["metrics"]["fairness_p"]["value"]
+    assert p < 0.01 and p != round(p, 6)  # kept unrounded
+    assert rise[0]["p_adjusted"] < 0.05 and "(corrected p " in rise[0]["text"]
+
+
+def test_p_values_are_said_below_a_thousandth_and_corrected_together():
+    from cardcore.study.metrics import benjamini_hochberg
+    from cardcore.study.say import p_value
+
+    assert p_value(0.0) == "< 0.001" and p_value(3e-12) == "< 0.001" and p_value(0.0449) == "0.045"
+    # Benjamini–Hochberg by hand: m = 4; sorted 0.01, 0.02, 0.03, 0.5 → ×4/1, ×4/2, ×4/3, ×4/4
+    assert benjamini_hochberg([0.03, 0.5, 0.01, 0.02]) == pytest.approx([0.04, 0.5, 0.04, 0.04])
+    assert benjamini_hochberg([0.9, 0.8]) == pytest.approx([0.9, 0.9])
+
+
+class DealerBonus:
+    """Test only: the dealer's side (in Paquet voleur the last to play, P5)
+    scores one card more in every deal."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_score_deal(self, state):
+        sides = yield
+        return [dataclasses.replace(s, points=s.points + 1) if state.dealer in s.seats else s for s in sides]
+
+
+def test_the_dealers_edge_in_three_player_paquet_voleur_is_flagged():
+    """Every place in the turn order is tested, not only the first: the
+    dealer, who plays last (P5), is found with the edge at 3,000 deals
+    (random bots: cheap deals; the planted one-card bonus makes it certain)."""
+    from cardcore.study import Variant
+
+    reg = discover()
+    reg.house_rules["test.dealer_bonus"] = HouseRuleSpec(
+        "test.dealer_bonus", "paquet_voleur", "the dealer's side +1 card", DealerBonus()
+    )
+    got = run(
+        "paquet_voleur",
+        3,
+        deals=3000,
+        skill_deals=0,
+        greedy_deals=0,
+        seed=5,
+        bot="random",
+        registry=reg,
+        base=Variant("base", {}, ("test.dealer_bonus",)),
+    )
+    (base,) = got["variants"]
+    assert base["house_rules"] == ["test.dealer_bonus"]
+    places = base["places"]
+    assert places["dealer"] == 2  # the dealer plays last (P5)
+    assert places["edge"] == 2 and places["p"] < 0.01
+    assert places["ci95"][2][0] > 1 / 3  # its share's interval above the fair third
+    said = [f for f in got["verdicts"] if f["kind"] == "places"]
+    assert said and said[0]["item"] == 2 and "the order of play favours the dealer" in said[0]["text"]
+
+
+class SeatZeroCard:
+    """Test only: a +1-point rule, seat 0 one card more in every deal of
+    Paquet voleur (a card is a point, P7)."""
+
+    @hookimpl(wrapper=True)
+    def cardcore_score_deal(self, state):
+        sides = yield
+        return [dataclasses.replace(s, points=s.points + 1) if 0 in s.seats else s for s in sides]
+
+
+def test_a_one_point_rule_is_flagged_at_the_size_the_power_line_says():
+    """A pilot too small to find the rule says how many deals would; a study
+    of that size, on other seeds, finds it and names seat 0. The power line
+    is the variance seen: the paired difference's bootstrap standard error."""
+    reg = discover()
+    reg.house_rules["test.seat_zero_card"] = HouseRuleSpec(
+        "test.seat_zero_card", "paquet_voleur", "seat 0 +1 card", SeatZeroCard()
+    )
+
+    def study(deals, seed):
+        got = run(
+            "paquet_voleur",
+            2,
+            ["plus1=+test.seat_zero_card"],
+            deals=deals,
+            skill_deals=0,
+            greedy_deals=0,
+            seed=seed,
+            bot="random",
+            registry=reg,
+        )
+        said = [f for f in got["verdicts"] if f["variant"] == "plus1" and f["metric"] == "seat_win_share"]
+        return got["variants"][1]["power"], said
+
+    power, said = study(600, 1)
+    assert not said  # too small: no verdict
+    need = power["deals_needed"]
+    assert need > 600 and need < 1500, power
+    _, said = study(need, 101)
+    assert said and said[0]["item"] == 0 and "favours seat 0" in said[0]["text"]
+
+
+def test_until_precision_plays_on_until_the_win_shares_are_narrow_enough():
+    kw = {"deals": 100, "skill_deals": 0, "greedy_deals": 0, "seed": 1, "bot": "random"}
+    grown = run("paquet_voleur", 3, until_precision=0.12, **kw)
+    assert grown["deals"] == 400 and grown["precision"]["reached"]  # 100, 200, 400
+    assert grown["precision"]["widest"] <= 0.12
+    once = run("paquet_voleur", 3, **(kw | {"deals": 400}))  # the same as one study of that size
+    assert {k: v for k, v in grown.items() if k != "precision"} | {"seconds": 0, "cpu_seconds": 0} == (
+        once | {"seconds": 0, "cpu_seconds": 0}
+    )
 
 
 def test_the_base_game_is_not_flagged_more_often_than_the_intervals_allow():
@@ -420,8 +596,11 @@ def test_an_interrupted_study_resumes_from_its_chunks(tmp_path):
     base.write_bytes(b"".join(lines[:5]) + lines[5][:40])  # killed mid-line
     (chunks / "ft.deals.jsonl").unlink()
     (chunks / "ft.search.jsonl").write_bytes(b"")
+    spent = json.loads((chunks / "time.json").read_text())  # the first run's seconds, kept
+    assert spent["seconds"] > 0
     again = run("carrousel", 2, ["ft=+carrousel.free_trail"], out=out, **kw)
     assert _strip(again) == _strip(whole)
+    assert again["seconds"] > spent["seconds"]  # the whole study's time, over both runs
     assert json.loads((out / "study.json").read_text())["variants"] == whole["variants"]
     code, said = run_cli("study", "carrousel", "--players", "2", "--deals", "99", "--out", str(out))
     assert code == 2 and "other parameters" in said
@@ -591,3 +770,8 @@ def test_the_report_in_french_with_its_data_unchanged(tmp_path):
     assert "Part des victoires par place" in page_fr and "Win share by seat" not in page_fr
     assert html_unescape("Les intervalles sont des intervalles bootstrap à 95 %") in html_unescape(page_fr)
     assert "part des victoires, place 0" in page_fr  # the table's labels
+    # the numbers as a French reader writes them (Babel): a decimal comma, a space between thousands
+    text_en, text_fr = _visible(page_en), _visible(page_fr)
+    assert re.search(r"\b0\.\d{3}\b", text_en) and not re.search(r"\b0,\d{3}\b", text_en)
+    assert re.search(r"\b0,\d{3}\b", text_fr) and not re.search(r"\b0\.\d{3}\b", text_fr)
+    assert "Verdicts" in page_fr and "< 0,001" in html_unescape(page_fr) + "< 0,001"

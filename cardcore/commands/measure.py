@@ -326,6 +326,13 @@ def arena(
     type=FilePath(file_okay=False, path_type=Path),
     help="Write the report (HTML, study.json, CSV) there; an interrupted study resumes from it.",
 )
+@click.option(
+    "--until-precision",
+    type=click.FloatRange(0, min_open=True),
+    metavar="WIDTH",
+    help="Play --deals, then twice as many, … (at most 32 times) until every win share's interval "
+    "(by seat, by place, and their differences) is at most WIDTH wide, e.g. 0.04.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @friendly
 def study(
@@ -343,6 +350,7 @@ def study(
     backend: str,
     address: str | None,
     out: Path | None,
+    until_precision: float | None,
     as_json: bool,
 ) -> None:
     """Measure what house rules and options do to GAME: the base game and
@@ -370,6 +378,8 @@ def study(
             progress=sys.stderr.isatty(),  # on stderr: --json's stdout stays JSON
             registry=registry(),
             config=config_path,
+            until_precision=until_precision,
+            on_power=(lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None,
         )
     except KeyboardInterrupt:
         if out:

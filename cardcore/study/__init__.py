@@ -15,7 +15,9 @@ metrics and their intervals are ``cardcore.study.metrics``, the report
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import sys
 import time
@@ -40,14 +42,27 @@ from cardcore.simulate import (
 from cardcore.study.metrics import (
     Blocks,
     Shape,
+    binomial_mde,
     block_layout,
+    dealer_place,
+    deals_needed,
     differences,
     match_sums,
     metrics_from,
+    places_p,
     skill_sums,
+    tested_places,
     with_intervals,
 )
-from cardcore.study.variants import BASE, Variant, check_variants, parse_variant, table_variant
+from cardcore.study.variants import (
+    BASE,
+    Variant,
+    check_variants,
+    describe,
+    parse_variant,
+    table_variant,
+)
+from cardcore.study.verdicts import CORRECTION, verdicts
 
 __all__ = ["BASE", "Variant", "parse_variant", "run", "table_variant"]
 
@@ -88,11 +103,34 @@ def fingerprint(table: Any, state: Any) -> str:
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
+def running_score(table: Any, state: Any, mid_deal: bool | None = None) -> list[int]:
+    """The score of a deal as its players see it while it is played: the
+    points taken so far, by the game's own rule for what counts mid-deal
+    (``cardcore_score_position``, asked of a copy), else the game's own count
+    of the position (its plugin's ``cardcore_score_deal``, without the house
+    rules that wrap it). Never the deal's end-of-deal scoring: a house rule
+    that only adds points when the deal is scored changes none of it.
+    ``mid_deal``: whether any plugin answers ``cardcore_score_position``
+    (``has_mid_deal_score``; None: look)."""
+    if mid_deal is None:
+        mid_deal = has_mid_deal_score(table)
+    held = table.hook.cardcore_score_position(state=state.clone()) if mid_deal else None
+    if held is None:
+        held = table.plugin.cardcore_score_deal(state)
+    return [s.points for s in held]
+
+
+def has_mid_deal_score(table: Any) -> bool:
+    """Whether a plugin of ``table`` answers ``cardcore_score_position``."""
+    return bool(table.hook.cardcore_score_position.get_hookimpls())
+
+
 class Collect(Listener):
     """Per deal: who played first, its moves, its decisions with more than
     one legal move and how many each offered, the kinds of the moves, the
-    points, how often the lead changed on the standing (the game's deal score
-    of the position before each move, then the deal's result); with
+    points, how often the lead changed on the running score (``running_score``
+    before every move and once the deal is over: never the deal's result, so
+    a rule that only changes the scoring leaves it as it was); with
     ``fingerprints`` also a digest of the dealt cards."""
 
     def __init__(self, table: Any, fingerprints: bool = True) -> None:
@@ -101,6 +139,7 @@ class Collect(Listener):
         self.deals: list[dict[str, Any]] = []
         self.now: dict[str, Any] = {}
         self.kinds: dict[str, int] = {}
+        self.mid_deal = has_mid_deal_score(table)
 
     def deal_start(self, match: Any, state: Any) -> None:
         self.kinds = {}
@@ -119,26 +158,26 @@ class Collect(Listener):
             self.now["choices"] += n
         kind = move.kind
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        if self.changes is not None:
-            try:  # the standing: the game's score of the position as it is (before the end's tidying)
-                standing = [s.points for s in self.table.score_deal(state)]
-            except Exception:  # a game whose score cannot be read mid-deal: no figure for this deal
-                self.changes = None
-                return
-            self._lead(standing)
+        self._standing(state)
 
-    def _lead(self, points: list[int]) -> None:
+    def _standing(self, state: Any) -> None:
+        if self.changes is None:
+            return
+        try:
+            points = running_score(self.table, state, self.mid_deal)
+        except Exception:  # a game whose score cannot be read mid-deal: no figure for this deal
+            self.changes = None
+            return
         best = max(points)
         top = [i for i, p in enumerate(points) if p == best]
-        if len(top) == 1 and self.changes is not None:
+        if len(top) == 1:
             if self.leader is not None and top[0] != self.leader:
                 self.changes += 1
             self.leader = top[0]
 
     def deal_end(self, match: Any, state: Any, result: Any) -> None:
+        self._standing(state)  # the position the last move left (as the game tidied it), not the result
         points = list(result.points)
-        if self.changes is not None:
-            self._lead(points)
         self.now.update(dealer=result.dealer, points=points, moves=result.moves, leads=self.changes)
         self.deals.append(self.now)
 
@@ -195,8 +234,11 @@ class Store:
     order), so that an interrupted study goes on from them. ``DIR/plan.json``
     holds the parameters: another study is refused there."""
 
-    def __init__(self, out: Path | None, plan: dict[str, Any]) -> None:
+    def __init__(self, out: Path | None, plan: dict[str, Any], memory: bool = False) -> None:
         self.out = out
+        # memory: without ``out``, the records kept in memory (a study that grows, --until-precision)
+        self.mem: dict[str, list[dict[str, Any]]] | None = {} if memory and out is None else None
+        self.growing = "until_precision" in plan
         if out is None:
             return
         try:
@@ -228,6 +270,8 @@ class Store:
 
     def load(self, phase: str) -> list[dict[str, Any]]:
         """The records kept for ``phase``, in order (a last line cut short is dropped)."""
+        if self.mem is not None:
+            return list(self.mem.get(phase, []))
         if self.out is None:
             return []
         path = self._path(phase)
@@ -250,10 +294,43 @@ class Store:
                 f.truncate(good)
         return out
 
+    def spent(self) -> tuple[float, float]:
+        """The wall and CPU seconds the earlier runs of this study spent."""
+        if self.out is None:
+            return 0.0, 0.0
+        try:
+            got = json.loads((self.out / "chunks" / "time.json").read_text())
+            return float(got["seconds"]), float(got["cpu_seconds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return 0.0, 0.0
+
+    def add_spent(self, wall: float, cpu: float) -> None:
+        """Count this run's seconds with the earlier runs' (kept even when it is interrupted)."""
+        if self.out is None:
+            return
+        had_wall, had_cpu = self.spent()
+        data = {"seconds": had_wall + wall, "cpu_seconds": had_cpu + cpu}
+        with contextlib.suppress(OSError):
+            (self.out / "chunks" / "time.json").write_text(json.dumps(data) + "\n")
+
     def writer(self, phase: str) -> IO[str] | None:
+        if self.mem is not None:
+            return _Keep(self.mem.setdefault(phase, []))
         if self.out is None:
             return None
         return self._path(phase).open("a", encoding="utf-8")
+
+
+class _Keep(io.StringIO):
+    """A writer that keeps each JSON line written as a record, in memory."""
+
+    def __init__(self, into: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.into = into
+
+    def write(self, text: str) -> int:
+        self.into.append(json.loads(text))
+        return len(text)
 
 
 # ---- a phase: one variant's matches or decks ---------------------------------------
@@ -270,11 +347,15 @@ class _Bar:
 
         self.start = time.perf_counter()
         self.done = 0
+        self.kept = 0  # taken from the store: shown as done, not counted in the rate
         self.unit = unit
 
         def show(_: Any) -> str:
+            from cardcore.study.say import num
+
             spent = time.perf_counter() - self.start
-            return f"{self.done / spent:,.0f} {unit}/s" if spent > 0 and self.done else ""
+            now = self.done - self.kept
+            return f"{num(now / spent, 0)} {unit}/s" if spent > 0 and now > 0 else ""
 
         self.cm = click.progressbar(
             length=total, label=label, file=sys.stderr, show_eta=True, item_show_func=show
@@ -285,6 +366,12 @@ class _Bar:
         if self.bar is not None:
             self.done += n
             self.bar.update(n, self.done)
+
+    def resume(self, n: int) -> None:
+        """``n`` done before (kept chunks): on the bar, not in the rate."""
+        if self.bar is not None:
+            self.kept += n
+            self.update(n)
 
     def close(self) -> None:
         if self.cm is not None:
@@ -315,11 +402,11 @@ def _phase(
             merger.deals += len(rec["deals"])
         merger.matches += 1 if rec.get("over", True) else 0
         records.append(rec)
-    if deals is not None and merger.deals > deals:  # a store of a longer study: not ours
+    if deals is not None and merger.deals > deals and not store.growing:  # a longer study's: not ours
         raise CardcoreError(T("{phase}: the kept chunks do not fit this study", phase=phase))
     total = deals if deals is not None else matches or 0
     bar = _Bar(label, total, _("deals") if deals is not None else _("decks"), progress)
-    bar.update(merger.deals if deals is not None else len(records))
+    bar.resume(merger.deals if deals is not None else len(records))
     out = store.writer(phase)
 
     def on_record(record: MatchRecord) -> None:
@@ -363,6 +450,9 @@ def run(
     config: Path | str = "games.yaml",
     report: bool = True,
     on_phase: Callable[[str], None] | None = None,
+    base: Variant | None = None,
+    until_precision: float | None = None,
+    on_power: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Study ``game``: the base game and each variant (``NAME=SPEC`` strings or
     ``Variant``s, then the ``tables`` of ``config``), ``deals`` deals each
@@ -371,12 +461,19 @@ def run(
     ``skill_deals`` decks (``greedy_deals``: decks of greedy against random,
     default ``deals``, 0 none). Returns the JSON of ``cardcore study --json``
     (the same for every ``jobs`` and backend, but ``seconds`` and
-    ``cpu_seconds``); with ``out``, also writes the report there."""
+    ``cpu_seconds``); with ``out``, also writes the report there. ``base``:
+    the game the variants are measured against, named ``base`` (default: the
+    game with no option and no house rule). ``until_precision``: ``deals``
+    first, then twice as many, and so on (at most ``MAX_GROWTH`` times
+    ``deals``), until every headline interval (``headline_width``) is at
+    most that wide. ``on_power``: told, before any deal is played, the
+    line saying how small a change the study's size can find."""
     from cardcore.plugins import discover
     from cardcore.runner import make_player
 
     reg = registry if registry is not None else discover()
-    chosen = [BASE] + [v if isinstance(v, Variant) else parse_variant(v) for v in variants]
+    first = BASE if base is None else Variant(BASE.name, dict(base.options), tuple(base.house_rules))
+    chosen = [first] + [v if isinstance(v, Variant) else parse_variant(v) for v in variants]
     built = check_variants(reg, game, players, chosen)
     players = built[0].players
     chosen += [table_variant(Path(config), t, built[0].game.name, players) for t in tables]
@@ -409,75 +506,103 @@ def run(
     }
     if greedy_decks != deals:
         plan["greedy_deals"] = greedy_decks
-    store = Store(out_dir, plan)
+    if until_precision is not None:
+        plan["until_precision"] = until_precision
+    store = Store(out_dir, plan, memory=until_precision is not None)
+    if on_power is not None:
+        from cardcore.study.report import power_line
+
+        on_power(
+            power_line({"power": {"deals": deals, "share_mde": binomial_mde(deals, len(base_table.sides))}})
+        )
     shape = Shape(players, tuple(tuple(s) for s in base_table.sides))
     started, cpu_started = time.perf_counter(), time.process_time()
+    earlier_wall, earlier_cpu = store.spent()  # a resumed study: the time of its earlier runs counts
     runner = backend_for(backend, jobs, address)
     cpu = 0.0
     main: dict[str, list[dict[str, Any]]] = {}
     greedy: dict[str, list[dict[str, Any]]] = {}
     search: dict[str, list[dict[str, Any]]] = {}
+    target = deals
+    result: dict[str, Any] | None = None
     try:
-        for v, table in zip(chosen, built, strict=True):
-            options = tuple(sorted(table.options.model_dump(exclude_defaults=True).items()))
-            rules = tuple(h.name for h in table.house_rules)
-            _TABLES.setdefault((table.game.name, players, options, rules), table)
+        while True:
+            for v, table in zip(chosen, built, strict=True):
+                options = tuple(sorted(table.options.model_dump(exclude_defaults=True).items()))
+                rules = tuple(h.name for h in table.house_rules)
+                _TABLES.setdefault((table.game.name, players, options, rules), table)
 
-            def spec(kinds: tuple[str, ...], options: Any = options, rules: Any = rules) -> SimSpec:
-                return SimSpec(base_table.game.name, players, options, rules, kinds, seed)
+                def spec(kinds: tuple[str, ...], options: Any = options, rules: Any = rules) -> SimSpec:
+                    return SimSpec(base_table.game.name, players, options, rules, kinds, seed)
 
-            if on_phase:
-                on_phase(f"{v.name}: deals")
-            main[v.name], c = _phase(
-                spec((main_bot,) * players),
-                runner,
-                store,
-                f"{v.name}.deals",
-                play_study_chunk,
-                deals,
-                None,
-                _("{variant}: deals").format(variant=v.name),
-                progress,
-                len(shape.sides),
-            )
-            cpu += c
-            if has_greedy and greedy_decks:
-                greedy[v.name], c = _phase(
-                    spec(("greedy", "random")),
+                if on_phase:
+                    on_phase(f"{v.name}: deals")
+                main[v.name], c = _phase(
+                    spec((main_bot,) * players),
                     runner,
                     store,
-                    f"{v.name}.greedy",
-                    play_skill_chunk,
+                    f"{v.name}.deals",
+                    play_study_chunk,
+                    target,
                     None,
-                    greedy_decks,
-                    _("{variant}: greedy-random decks").format(variant=v.name),
+                    _("{variant}: deals").format(variant=v.name),
                     progress,
                     len(shape.sides),
                 )
                 cpu += c
-            if has_greedy and skill_deals:
-                search[v.name], c = _phase(
-                    spec((search_bot, "greedy")),
-                    runner,
-                    store,
-                    f"{v.name}.search",
-                    play_skill_chunk,
-                    None,
-                    skill_deals,
-                    _("{variant}: search-greedy decks").format(variant=v.name),
-                    progress,
-                    len(shape.sides),
-                )
-                cpu += c
+                if has_greedy and greedy_decks:
+                    greedy[v.name], c = _phase(
+                        spec(("greedy", "random")),
+                        runner,
+                        store,
+                        f"{v.name}.greedy",
+                        play_skill_chunk,
+                        None,
+                        greedy_decks,
+                        _("{variant}: greedy-random decks").format(variant=v.name),
+                        progress,
+                        len(shape.sides),
+                    )
+                    cpu += c
+                if has_greedy and skill_deals:
+                    search[v.name], c = _phase(
+                        spec((search_bot, "greedy")),
+                        runner,
+                        store,
+                        f"{v.name}.search",
+                        play_skill_chunk,
+                        None,
+                        skill_deals,
+                        _("{variant}: search-greedy decks").format(variant=v.name),
+                        progress,
+                        len(shape.sides),
+                    )
+                    cpu += c
+            if until_precision is None:
+                break
+            result = summarize({**plan, "deals": target}, chosen, shape, main, greedy, search)
+            widest = headline_width(result)
+            result["precision"] = {
+                "asked": until_precision,
+                "widest": widest,
+                "reached": widest <= until_precision,
+            }
+            if widest <= until_precision or target >= deals * MAX_GROWTH:
+                break
+            target *= 2
     finally:
         runner.close(cancel=True)
-    from cardcore.simulate import Serial
+        from cardcore.simulate import Serial
 
-    if isinstance(runner, Serial):
-        cpu = time.process_time() - cpu_started
-    result = summarize(plan, chosen, shape, main, greedy, search)
-    result["seconds"] = round(time.perf_counter() - started, 3)
-    result["cpu_seconds"] = round(cpu, 3)
+        if isinstance(runner, Serial):
+            cpu = time.process_time() - cpu_started
+        store.add_spent(time.perf_counter() - started, cpu)
+    if result is None:
+        result = summarize(plan, chosen, shape, main, greedy, search)
+    for row, v, table in zip(result["variants"][1:], chosen[1:], built[1:], strict=True):
+        row["changes"] = describe(base_table, table, v)
+    result["seconds"] = round(earlier_wall + time.perf_counter() - started, 3)
+    result["cpu_seconds"] = round(earlier_cpu + cpu, 3)
     if out_dir is not None and report:
         from cardcore.study.report import write_report
 
@@ -536,6 +661,20 @@ def summarize(
             "metrics": {m: metrics[m] for m in METRICS if m in metrics},
             "matches": int(sum(u.get("matches", 0) for u in units[v.name].values())),
         }
+        few = small_samples(units[v.name], g_units.get(v.name), s_units.get(v.name))
+        if few:
+            row["few"] = few
+        by_place = metrics.get("win_share_from_first")
+        if by_place:
+            total = mine.total()
+            row["places"] = {
+                "share": by_place["value"],
+                "ci95": by_place["ci95"],
+                "tested": tested_places(shape),
+                "p": places_p(shape, total),
+                "edge": None,  # set by the verdicts: the place a standing chi-square names
+                "dealer": dealer_place(shape, total),
+            }
         if v.name != base:
             common = [k for k in fps[base] if k in fps[v.name]]
             same = sum(1 for k in common if fps[base][k] == fps[v.name][k])
@@ -549,11 +688,20 @@ def summarize(
                 if v.name in found and base in found:
                     b, m = _blocks(found[base], lay), _blocks(found[v.name], lay)
                     vs[key] = differences(b, m, skill, paired, seed + "/" + key)["skill"]
+            got = vs.get("seat_win_share") or {}
+            if got.get("mde") and got["mde"][0] is not None:
+                row["power"] = {
+                    "metric": "seat_win_share",
+                    "item": 0,
+                    "mde": got["mde"][0],
+                    "diff": got["diff"][0],
+                    "deals_needed": deals_needed(plan["deals"], got["diff"][0], got["mde"][0]),
+                }
             row["same_deals"] = round(share, 4)
             row["paired"] = paired
             row["vs_base"] = {m: vs[m] for m in METRICS if m in vs}
         out_variants.append(row)
-    return {
+    result = {
         "game": plan["game"],
         "players": plan["players"],
         "deals": plan["deals"],
@@ -561,5 +709,77 @@ def summarize(
         "seed": plan["seed"],
         "bot": plan["bot"],
         "search_bot": plan["search_bot"],
+        "sides": [list(s) for s in shape.sides],
         "variants": out_variants,
+        "correction": CORRECTION,
     }
+    result["power"] = {
+        "deals": plan["deals"],
+        "share_mde": round(binomial_mde(plan["deals"], len(shape.sides)), 6),
+    }
+    result["verdicts"] = verdicts(result, [list(s) for s in shape.sides])
+    return result
+
+
+MAX_GROWTH = 32  # --until-precision: at most five doublings of --deals
+
+
+def headline_width(result: dict[str, Any]) -> float:
+    """The widest headline interval: of every variant's win share by seat
+    (by side) and by place in the turn order, and of their differences from
+    the base game (``--until-precision`` plays on until it is narrow enough)."""
+    widest = 0.0
+    for v in result["variants"]:
+        for metric in ("seat_win_share", "side_win_share", "win_share_from_first"):
+            for got in (v["metrics"].get(metric), v.get("vs_base", {}).get(metric)):
+                for ci in (got or {}).get("ci95") or []:
+                    if ci:
+                        widest = max(widest, ci[1] - ci[0])
+    return widest
+
+
+MIN_UNITS = 30  # fewer matches, finished matches or decks than this: an interval not to trust
+MIN_DEALS = 100  # the per-deal figures: fewer deals, or their deals in fewer matches than MIN_MATCHES
+MIN_MATCHES = 10
+
+
+def small_samples(
+    units: dict[int, dict[str, float]],
+    greedy: dict[int, dict[str, float]] | None,
+    search: dict[int, dict[str, float]] | None,
+) -> dict[str, int]:
+    """The metrics whose sample is too small to trust their interval (the
+    bootstrap resamples a handful of units), with its size: every per-deal
+    figure under ``MIN_DEALS`` deals or ``MIN_MATCHES`` matches, the per-match
+    ones under ``MIN_UNITS`` finished matches, the skill ones under
+    ``MIN_UNITS`` decks."""
+    out: dict[str, int] = {}
+
+    def total(key: str) -> int:
+        return int(sum(u.get(key, 0) for u in units.values()))
+
+    deals, matches, finished = total("deals"), len(units), total("matches")
+    if deals < MIN_DEALS or matches < MIN_MATCHES:
+        for m in PER_DEAL:
+            out[m] = deals
+    if finished < MIN_UNITS:
+        for m in ("deals_per_match", "lead_changes", "comeback_rate"):
+            out[m] = finished
+    for key, found in (("skill_greedy_vs_random", greedy), ("skill_search_vs_greedy", search)):
+        if found is not None and len(found) < MIN_UNITS:
+            out[key] = len(found)
+    return out
+
+
+PER_DEAL = (
+    "seat_win_share",
+    "side_win_share",
+    "win_share_from_first",
+    "first_player_advantage",
+    "moves_per_deal",
+    "decisions_per_deal",
+    "choices_per_decision",
+    "margin",
+    "spread",
+    "deal_lead_changes",
+)

@@ -23,6 +23,8 @@ from operator import mul
 from typing import Any
 
 BLOCKS = 200
+# the smallest true change found 80% of the time at the 5% level: (1.96 + 0.84) standard errors
+POWER_Z = 2.8
 RESAMPLES = 1000
 LEVEL = 0.95
 
@@ -129,6 +131,8 @@ def match_sums(shape: Shape, record: dict[str, Any]) -> dict[str, float]:
         add("first_win", shares[shape.side_of(first)])
         for r in range(shape.players):
             add(f"pos_win:{r}", shares[shape.side_of((first + r) % shape.players)])
+        if "dealer" in deal:
+            add(f"dealer_place:{(deal['dealer'] - first) % shape.players}", 1)
         add("moves", deal["moves"])
         add("decisions", deal["decisions"])
         add("choices", deal["choices"])
@@ -199,6 +203,52 @@ def fairness_p(side_wins: Sequence[float], seats_per_side: Sequence[int] | None 
     return chi2_sf(x, k - 1)
 
 
+def tested_places(shape: Shape) -> int:
+    """How many places of the turn order the chi-square over places counts:
+    every place when each side is one seat, else the first ``sides`` places
+    (the sides take turns: a later place is the partner of one of these, its
+    share the same)."""
+    return len(shape.sides)
+
+
+def places_p(shape: Shape, t: dict[str, float]) -> float | None:
+    """The p-value of the chi-square test that every place in the turn order
+    (first to play, second, …) wins an equal share of the deals (ties split),
+    ``tested_places`` of them, as ``fairness_p`` tests the sides."""
+    return fairness_p([t.get(f"pos_win:{r}", 0.0) for r in range(tested_places(shape))])
+
+
+def dealer_place(shape: Shape, t: dict[str, float]) -> int | None:
+    """The place in the turn order (0: first to play) the dealer held in
+    every deal, or None when it moved (or is not known)."""
+    held = [r for r in range(shape.players) if t.get(f"dealer_place:{r}")]
+    return held[0] if len(held) == 1 and t.get(f"dealer_place:{held[0]}") == t.get("deals") else None
+
+
+def normal_p(diff: float, se: float) -> float:
+    """The two-sided p-value of ``diff`` against zero for a normal estimate of
+    standard error ``se`` (the bootstrap's): P(|Z| ≥ |diff| / se)."""
+    if se <= 0:
+        return 1.0 if diff == 0 else 0.0
+    return math.erfc(abs(diff) / se / math.sqrt(2))
+
+
+def benjamini_hochberg(ps: Sequence[float]) -> list[float]:
+    """The Benjamini–Hochberg adjustment of ``ps`` (the false discovery
+    rate held at the level: of the findings kept, at most that share expected
+    false): the i-th smallest of m times m / i, then the least of those from
+    it upwards, at most 1. The order of ``ps`` is kept."""
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    out = [1.0] * m
+    running = 1.0
+    for rank in range(m - 1, -1, -1):
+        i = order[rank]
+        running = min(running, ps[i] * m / (rank + 1))
+        out[i] = min(1.0, running)
+    return out
+
+
 def metrics_from(shape: Shape, t: dict[str, float]) -> dict[str, Value]:
     """The metrics of summed units ``t`` (see ``match_sums``, ``skill_sums``)."""
     g = t.get
@@ -221,7 +271,9 @@ def metrics_from(shape: Shape, t: dict[str, float]) -> dict[str, Value]:
         kinds = sorted(k[5:] for k in t if k.startswith("kind:"))
         out["move_kinds"] = {k: g(f"kind:{k}", 0.0) / moves for k in kinds} if moves else {}
         out["deals_per_match"] = _ratio(g("match_deals", 0.0), g("matches", 0.0))
-        out["lead_changes"] = _ratio(g("lead_changes", 0.0), g("matches", 0.0))
+        # matches of one deal each (Paquet voleur's default, P8): no lead to change between deals
+        single = g("matches", 0.0) > 0 and g("match_deals", 0.0) == g("matches", 0.0)
+        out["lead_changes"] = None if single else _ratio(g("lead_changes", 0.0), g("matches", 0.0))
         out["deal_lead_changes"] = _ratio(g("deal_leads", 0.0), g("deal_leads_known", 0.0))
         out["comeback_rate"] = _ratio(g("comeback", 0.0), g("comeback_known", 0.0))
     if g("decks"):
@@ -278,6 +330,29 @@ def _flatten(value: Value) -> dict[str, float | None]:
     return {"": value}
 
 
+def deals_needed(deals: int, diff: float, mde: float) -> int | None:
+    """How many deals would find a change of ``diff`` 80% of the time, from
+    the smallest change ``mde`` that ``deals`` can find (the standard error
+    falls as one over the square root of the deals): deals × (mde / diff)²."""
+    if not diff or not mde:
+        return None
+    return math.ceil(deals * (mde / diff) ** 2)
+
+
+def binomial_mde(deals: int, sides: int) -> float:
+    """Before any deal is played: the smallest change in a side's share of
+    the deals that ``deals`` deals per variant find 80% of the time, on two
+    independent samples of a fair share (1/sides): 2.8 × √(2 p (1 − p) / deals).
+    Pairing by deck only lowers it."""
+    p = 1 / sides
+    return POWER_Z * math.sqrt(2 * p * (1 - p) / deals)
+
+
+def _sd(xs: list[float]) -> float:
+    mean = sum(xs) / len(xs)
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
+
+
 def _percentiles(xs: list[float]) -> list[float] | None:
     if not xs:
         return None
@@ -326,7 +401,7 @@ def with_intervals(blocks: Blocks, fn: MetricFn, seed: str) -> dict[str, dict[st
         ci = None
         if m in draws:
             ci = _shape_like(value, {n: _percentiles(xs) for n, xs in draws[m].items()})
-        out[m] = {"value": _round(value), "ci95": _round(ci)}
+        out[m] = {"value": value if m in NO_INTERVAL else _round(value), "ci95": _round(ci)}
     return out
 
 
@@ -357,23 +432,40 @@ def differences(
             continue
         fb, fv = _flatten(pb[m]), _flatten(value)
         names = list(dict.fromkeys([*fv, *fb]))
-        diff = {
-            n: (fv.get(n) or 0.0) - (fb.get(n) or 0.0)
-            if fv.get(n) is not None or fb.get(n) is not None
-            else None
-            for n in names
-        }
+        if isinstance(value, dict):  # a kind of move one of them never played: a share of 0
+            diff = {
+                n: (fv.get(n) or 0.0) - (fb.get(n) or 0.0)
+                if fv.get(n) is not None or fb.get(n) is not None
+                else None
+                for n in names
+            }
+        else:  # a figure one of them does not have (no match of two deals …): no difference
+            diff = {}
+            for n in names:
+                a, b = fv.get(n), fb.get(n)
+                diff[n] = a - b if a is not None and b is not None else None
         shape_of: Value = value
         if isinstance(value, dict):
             shape_of = dict.fromkeys(names, 0.0)
-        if m in NO_INTERVAL or m not in draws:
+        if m in NO_INTERVAL:  # a p-value: the difference of two p-values means nothing
+            out[m] = {"diff": None, "ci95": None, "significant": False, "p": None}
+            continue
+        if m not in draws:
             out[m] = {"diff": _round(_shape_like(shape_of, diff)), "ci95": None, "significant": False}
+            out[m]["p"] = None
             continue
         cis = {n: _percentiles(draws[m].get(n, [])) for n in names}
         sig = {n: bool(ci and (ci[0] > 0 or ci[1] < 0)) for n, ci in cis.items()}
+        ps: dict[str, float | None] = {}
+        for n in names:
+            d, xs = diff[n], draws[m].get(n)
+            ps[n] = normal_p(d, _sd(xs)) if d is not None and xs else None
+        mde = {n: POWER_Z * _sd(draws[m][n]) if draws[m].get(n) else None for n in names}
         out[m] = {
             "diff": _round(_shape_like(shape_of, diff)),
             "ci95": _round(_shape_like(shape_of, cis)),
             "significant": _shape_like(shape_of, sig),
+            "p": _shape_like(shape_of, ps),
+            "mde": _round(_shape_like(shape_of, mde)),
         }
     return out

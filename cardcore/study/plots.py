@@ -68,30 +68,50 @@ def figures(
             fig.savefig(png_dir / f"{len(out)}_{_slug(title)}.png", dpi=110, bbox_inches="tight")
         plt.close(fig)
 
-    # win share by seat, with intervals: points and bars around the fair share (no bar from zero)
-    fig, ax = plt.subplots(figsize=(7.5, 3.2))
-    width = 0.8 / max(1, shape.players)
-    fair = 1 / len(shape.sides)
-    reach = [0.01]
-    for seat in range(shape.players):
-        xs = [i + (seat - (shape.players - 1) / 2) * width for i in range(len(variants))]
-        vals = [v["metrics"]["seat_win_share"]["value"][seat] for v in variants]
-        cis = [v["metrics"]["seat_win_share"]["ci95"] for v in variants]
-        lo = [val - (ci[seat][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
-        hi = [(ci[seat][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
-        reach += [abs(val - fair) + max(a, b) for val, a, b in zip(vals, lo, hi, strict=True)]
-        label = _("seat {seat}").format(seat=seat)
-        ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", capsize=3, ms=4, label=label)
-    ax.axhline(fair, color="#444", lw=0.8, ls="--")
-    ax.set_ylim(fair - 1.25 * max(reach), fair + 1.6 * max(reach))  # room for the legend
-    ax.set_xticks(range(len(variants)), names)
-    ax.set_ylabel(_("share of deals won"))
-    ax.legend(ncol=shape.players, fontsize=8, loc="best")
-    keep(N_("Win share by seat (95% intervals; dashed: the fair share)"), fig)
+    def shares(metric: str, count: int, label_of: Any, title: str) -> None:
+        """Win share of each seat (place) with its intervals: points and bars
+        around the fair share (no bar from zero)."""
+        fig, ax = plt.subplots(figsize=(7.5, 3.2))
+        width = 0.8 / max(1, count)
+        fair = 1 / len(shape.sides)
+        reach = [0.01]
+        for item in range(count):
+            xs = [i + (item - (count - 1) / 2) * width for i in range(len(variants))]
+            vals = [v["metrics"][metric]["value"][item] for v in variants]
+            cis = [v["metrics"][metric]["ci95"] for v in variants]
+            lo = [val - (ci[item][0] if ci else val) for val, ci in zip(vals, cis, strict=True)]
+            hi = [(ci[item][1] if ci else val) - val for val, ci in zip(vals, cis, strict=True)]
+            reach += [abs(val - fair) + max(a, b) for val, a, b in zip(vals, lo, hi, strict=True)]
+            ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", capsize=3, ms=4, label=label_of(item))
+        ax.axhline(fair, color="#444", lw=0.8, ls="--")
+        ax.set_ylim(fair - 1.25 * max(reach), fair + 1.6 * max(reach))  # room for the legend
+        ax.set_xticks(range(len(variants)), names)
+        ax.set_ylabel(_("share of deals won"))
+        ax.legend(ncol=count, fontsize=8, loc="best")
+        keep(title, fig)
+
+    shares(
+        "seat_win_share",
+        shape.players,
+        lambda seat: _("seat {seat}").format(seat=seat),
+        N_("Win share by seat (95% intervals; dashed: the fair share)"),
+    )
+    from cardcore.study.report import place_name
+
+    dealer = (variants[0].get("places") or {}).get("dealer")
+    shares(
+        "win_share_from_first",
+        shape.players,
+        lambda r: place_name(r, dealer),
+        N_("Win share by place in the turn order (95% intervals; dashed: the fair share)"),
+    )
 
     # differences against the base, scalar metrics
-    keys = [
-        "first_player_advantage",
+    # the seat's (side's) share and each place's first: what fairness is about; then the rest
+    share = "seat_win_share" if all(len(x) == 1 for x in shape.sides) else "side_win_share"
+    keys: list[Any] = [(share, i) for i in range(len(shape.sides))]
+    keys += [("win_share_from_first", r) for r in range(len(shape.sides))]
+    keys += [
         "moves_per_deal",
         "choices_per_decision",
         "deals_per_match",
@@ -103,7 +123,39 @@ def figures(
         "skill_search_vs_greedy",
     ]
     others = variants[1:]
-    if others:
+    stands = {(f["variant"], f["metric"], f.get("item")) for f in result.get("verdicts", [])}
+
+    def diff_of(v: dict[str, Any], key: Any) -> tuple[Any, Any, bool]:
+        """(difference, interval, whether a verdict names it) of one panel."""
+        metric, item = key if isinstance(key, tuple) else (key, None)
+        d = v.get("vs_base", {}).get(metric)
+        if not d or d.get("diff") is None:
+            return None, None, False
+        diff, ci = d["diff"], d.get("ci95")
+        if item is not None:
+            diff, ci = diff[item], ci[item] if ci else None
+        said = (v["name"], metric, item) in stands or (
+            item is not None and len(shape.sides) == 2 and (v["name"], metric, 1 - item) in stands
+        )
+        return diff, ci, said
+
+    def title_of(key: Any) -> str:
+        if isinstance(key, tuple):
+            metric, item = key
+            return f"{_label(metric, said=True)} {item}"
+        return _label(key, said=True)
+
+    def shows(key: Any) -> bool:
+        """Whether a panel shows anything: a difference, or an interval, not zero everywhere."""
+        for v in others:
+            diff, ci, _said = diff_of(v, key)
+            if diff is not None and (diff != 0 or (ci and ci[0] != ci[1])):
+                return True
+        return False
+
+    # left out: a panel no variant has a figure for (no search decks), or zero everywhere (48 moves a deal)
+    keys = [k for k in keys if shows(k)]
+    if others and keys:
         rows = -(-len(keys) // 3)
         fig, grid = plt.subplots(
             rows, 3, figsize=(11, rows * (0.9 + 0.32 * len(others))), sharey=True, squeeze=False
@@ -111,16 +163,15 @@ def figures(
         axes = [a for row in grid for a in row]
         for ax, key in zip(axes, keys, strict=False):
             for j, v in enumerate(others):
-                d = v.get("vs_base", {}).get(key)
-                if not d or d.get("diff") is None:
+                diff, ci, said = diff_of(v, key)
+                if diff is None:
                     continue
-                ci = d.get("ci95")
-                color = "#a30" if d.get("significant") else "#357"
+                color = "#a30" if said else "#357"
                 if ci:
                     ax.plot(ci, [j, j], color=color, lw=2)
-                ax.plot([d["diff"]], [j], "o", color=color, ms=4)
+                ax.plot([diff], [j], "o", color=color, ms=4)
             ax.axvline(0, color="#444", lw=0.8)
-            ax.set_title(_label(key, said=True), fontsize=8)
+            ax.set_title(title_of(key), fontsize=8)
             ax.tick_params(labelsize=7)
             ax.set_ylim(len(others) - 0.5, -0.5)
         for ax in axes[len(keys) :]:
@@ -128,17 +179,19 @@ def figures(
         for row in grid:
             row[0].set_yticks(range(len(others)), [v["name"] for v in others])
         fig.tight_layout()
-        keep(N_("Each variant less the base (95% intervals; red: excludes zero)"), fig)
+        keep(N_("Each variant less the base (95% intervals; red: a verdict stands)"), fig)
 
     def small_multiples(
         title: str, values_of: Any, xlabel: str, bins: Any = 30, discrete: bool = False
     ) -> None:
         rows, cols = _grid(len(variants))
+        every = {name: values_of(name) for name in names}
+        seen = [x for xs in every.values() for x in xs]
+        if not seen or min(seen) == max(seen):  # nothing to draw, or one value everywhere: said in the table
+            return
         fig, axes = plt.subplots(
             rows, cols, figsize=(3.6 * cols, 2.3 * rows), sharex=True, sharey=True, squeeze=False
         )
-        every = {name: values_of(name) for name in names}
-        seen = [x for xs in every.values() for x in xs]
         edges: Any = bins
         if seen:
             lo, hi = min(seen), max(seen)

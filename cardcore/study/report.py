@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.i18n import N_, _, _n, language
-from cardcore.study.metrics import Shape
+from cardcore.study import say
+from cardcore.study.metrics import NO_INTERVAL, Shape
 
 PLOTS_HINT = "pip install 'cardcore[study]'"
 
@@ -25,7 +26,8 @@ LABELS = {
     "side_win_share": N_("win share, side"),
     "win_share_from_first": N_("win share, place from the first player"),
     "first_player_advantage": N_("first-player advantage"),
-    "fairness_p": N_("fairness p (equal shares)"),
+    # i18n: a p-value: how likely shares this unequal would be if every side won as often
+    "fairness_p": N_("equal sides: chi-square p"),
     "moves_per_deal": N_("moves per deal"),
     "decisions_per_deal": N_("decisions per deal (>1 move)"),
     "choices_per_decision": N_("legal moves per decision"),
@@ -33,7 +35,7 @@ LABELS = {
     "margin": N_("margin (1st − 2nd)"),
     "spread": N_("spread (1st − last)"),
     "lead_changes": N_("lead changes per match"),
-    "deal_lead_changes": N_("lead changes per deal (standing)"),
+    "deal_lead_changes": N_("lead changes per deal (running score)"),
     "comeback_rate": N_("comeback rate"),
     "skill_greedy_vs_random": N_("skill: greedy − random"),
     "skill_search_vs_greedy": N_("skill: search − greedy"),
@@ -42,28 +44,24 @@ LABELS = {
 
 
 def _num(x: Any) -> str:
-    if x is None:
-        return "—"
-    if isinstance(x, bool):
-        return str(x)
-    ax = abs(x)
-    if 0 < ax < 0.001:
-        return f"{x:.1e}"  # a shift too small for three decimals, yet there
-    return f"{x:.3f}" if ax < 10 else f"{x:.2f}" if ax < 1000 else f"{x:,.0f}"
+    """A figure in the reader's language (Babel): 0.489, 0,489 in French."""
+    return say.num(x)
 
 
 def _signed(x: Any) -> str:
-    if x is None:
-        return "—"
-    s = _num(x)
-    return s if s.startswith("-") else "+" + s
+    return say.signed(x)
+
+
+def _value(metric: str, x: Any) -> str:
+    """A metric's value as shown: a p-value as "< 0.001" below a thousandth."""
+    return say.p_value(x) if metric in NO_INTERVAL else _num(x)
 
 
 def _ci(ci: Any, signed: bool = False) -> str:
     if not ci:
         return ""
     f = _signed if signed else _num
-    return f"[{f(ci[0])}, {f(ci[1])}]"
+    return f"[{f(ci[0])}{say.list_sep()}{f(ci[1])}]"
 
 
 def rows_of(metrics: dict[str, Any], said: bool = False) -> Iterable[tuple[str, str, Any, Any]]:
@@ -88,6 +86,37 @@ def _sig_of(got: dict[str, Any]) -> list[bool] | dict[str, bool] | bool:
     return sig
 
 
+def changes_lines(v: dict[str, Any]) -> list[str]:
+    """What a variant changes, in words, in the language in use (its
+    ``changes``: options, house rules, the cards of its deck)."""
+    from cardcore.cards import parse_card
+    from cardcore.i18n import card_text
+    from cardcore.study.variants import said
+
+    out = []
+    for c in v.get("changes", []):
+        if c["kind"] == "option":
+            about = said(c.get("said")) if c.get("said") else ""
+            line = _("{option}={value} instead of {default}").format(
+                option=c["name"], value=c["value"], default=c["default"]
+            )
+            out.append(f"{line} — {about}" if about else line)
+        elif c["kind"] == "house_rule":
+            out.append(f"+{c['name']}: {said(c.get('said'))}")
+        elif c["kind"] == "cards":
+            cards = [", ".join(card_text(parse_card(n)) for n in c[k]) or "—" for k in ("out", "in")]
+            if c["in"]:
+                said_cards = _("a deck of {n} cards instead of {base}: {out} left out, {added} added")
+            else:
+                said_cards = _("a deck of {n} cards instead of {base}: {out} left out")
+            out.append(
+                said_cards.format(
+                    n=say.count(c["count"][1]), base=say.count(c["count"][0]), out=cards[0], added=cards[1]
+                )
+            )
+    return out
+
+
 def variant_title(v: dict[str, Any]) -> str:
     spec = [f"{k}={val}" for k, val in v["options"].items()] + [f"+{h}" for h in v["house_rules"]]
     return f"{v['name']}" + (f" ({', '.join(spec)})" if spec else "")
@@ -98,51 +127,162 @@ def _label(metric: str, said: bool) -> str:
     return _(label) if said and metric in LABELS else label
 
 
-def table_text(result: dict[str, Any]) -> str:
-    """The terminal table (in the language in use): the base game's figures
-    with their intervals, then each variant's figures and its difference from
-    the base (``*``: the 95% interval of the difference excludes zero)."""
-    out = [
+def header(result: dict[str, Any]) -> str:
+    """The study's first line: what was played."""
+    return _n(
+        "{game}, {n} player, {deals} deals per variant ({bot} at every seat), {skill} search decks "
+        "({search}), seed {seed}",
+        "{game}, {n} players, {deals} deals per variant ({bot} at every seat), {skill} search decks "
+        "({search}), seed {seed}",
+        result["players"],
+    ).format(
+        game=result["game"],
+        n=result["players"],
+        deals=say.count(result["deals"]),
+        bot=result["bot"],
+        skill=say.count(result["skill_deals"]),
+        search=result["search_bot"],
+        seed=result["seed"],
+    )
+
+
+def verdict_lines(result: dict[str, Any]) -> list[str]:
+    """The verdicts in the language in use: one sentence per finding that
+    stands, or the line saying there is none; then how they were corrected."""
+    from cardcore.study.verdicts import text
+
+    sides = result.get("sides") or [[s] for s in range(result["players"])]
+    found = [text(f, sides) for f in result.get("verdicts", [])]
+    if not found:
+        found = [_("No finding stands: no seat, place or difference from the base game beyond chance.")]
+    tests = result.get("tests", 0)
+    found.append(
         _n(
-            "{game}, {n} player, {deals} deals per variant ({bot} at every seat), {skill} search decks "
-            "({search}), seed {seed}",
-            "{game}, {n} players, {deals} deals per variant ({bot} at every seat), {skill} search decks "
-            "({search}), seed {seed}",
-            result["players"],
-        ).format(
-            game=result["game"],
-            n=result["players"],
-            deals=f"{result['deals']:,}",
-            bot=result["bot"],
-            skill=f"{result['skill_deals']:,}",
-            search=result["search_bot"],
-            seed=result["seed"],
+            "(Of {n} test, corrected together by the Benjamini–Hochberg method: of the findings said, "
+            "at most one in twenty is expected to be chance.)",
+            "(Of {n} tests, corrected together by the Benjamini–Hochberg method: of the findings said, "
+            "at most one in twenty is expected to be chance.)",
+            tests,
+        ).format(n=say.count(tests))
+    )
+    return found
+
+
+def against_line(var: dict[str, Any]) -> str:
+    """How a variant is compared with the base game, in words."""
+    alike = say.percent(var.get("same_deals", 0))
+    if var.get("paired"):
+        # i18n: paired: both played on the same decks, so the cards' luck cancels in the difference
+        said = _("{variant} — against the base game, deal by deal on the same decks ({alike} of deals alike)")
+    else:
+        # i18n: when the variant deals other cards, each game's figures are resampled on their own
+        said = _(
+            "{variant} — against the base game, each on its own deals ({alike} of deals alike: "
+            "too few to pair them, so the interval is wider)"
         )
-    ]
+    return said.format(variant=variant_title(var), alike=alike)
+
+
+def power_line(result: dict[str, Any]) -> str:
+    """Before the figures: how small a change the study's size can find."""
+    power = result.get("power") or {}
+    if not power:
+        return ""
+    return _(
+        "At {deals} deals per variant, a change of {mde} deals in a hundred in a side's share is found "
+        "80% of the time (at the 5% level); a smaller one may go unseen. Variants paired by deck find "
+        "smaller ones: see each variant's line."
+    ).format(deals=say.count(power["deals"]), mde=say.num(100 * power["share_mde"], 1))
+
+
+def variant_power_line(result: dict[str, Any], var: dict[str, Any]) -> str:
+    """A variant's power from the variance seen: the smallest change in the
+    first side's share its comparison finds 80% of the time, and how many
+    deals the change seen would need."""
+    from cardcore.study.metrics import deals_needed
+
+    d = var.get("vs_base", {}).get("seat_win_share")
+    if not d or not d.get("mde") or d["mde"][0] is None:
+        return ""
+    mde, diff = d["mde"][0], d["diff"][0]
+    if not mde:  # every deal played alike: nothing to find
+        return ""
+    line = _(
+        "at this size it finds a change of {mde} deals in a hundred in seat 0's share 80% of the time"
+    ).format(mde=say.num(100 * mde, 1))
+    need = deals_needed(result["deals"], diff, mde)
+    if need is not None and result["deals"] < need <= 100 * result["deals"]:  # beyond: too small to chase
+        line += _("; the change seen ({diff}) would need about {need} deals").format(
+            diff=say.signed(100 * diff, 1), need=say.count(need)
+        )
+    return line
+
+
+def precision_line(result: dict[str, Any]) -> str:
+    """With --until-precision: the widest headline interval reached, and at how many deals."""
+    got = result["precision"]
+    if got["reached"]:
+        said = _(
+            "--until-precision {asked}: every win share's interval is at most {widest} wide at {deals} deals"
+        )
+    else:
+        said = _(
+            "--until-precision {asked}: not reached; the widest win share's interval is {widest} wide "
+            "at {deals} deals (the most this study plays)"
+        )
+    return said.format(
+        asked=say.num(got["asked"]), widest=say.num(got["widest"]), deals=say.count(result["deals"])
+    )
+
+
+def few_note(var: dict[str, Any], metric: str) -> str:
+    """A warning beside a figure whose sample is too small to trust its interval."""
+    n = var.get("few", {}).get(metric)
+    # i18n: beside a figure: its interval rests on too few matches, deals or decks ({n} of them)
+    return "" if n is None else " " + _("(too few: {n})").format(n=say.count(n))
+
+
+def spent_line(result: dict[str, Any]) -> str:
+    return _("{wall} s wall, {cpu} s CPU").format(
+        wall=say.num(result["seconds"], 1), cpu=say.num(result["cpu_seconds"], 1)
+    )
+
+
+def table_text(result: dict[str, Any]) -> str:
+    """The terminal table (in the language in use): the verdicts first, the
+    base game's figures with their intervals, then each variant's figures and
+    its difference from the base (``*``: the 95% interval of the difference
+    excludes zero, before any correction)."""
+    out = [header(result)]
+    if power_line(result):
+        out.append(power_line(result))
+    if result.get("precision"):
+        out.append(precision_line(result))
+    out.append("")
+    # i18n: the heading of the findings in plain words
+    out.append(_("Verdicts"))
+    out += ["  " + line for line in verdict_lines(result)]
     base = result["variants"][0]
     out.append(f"\n{variant_title(base)}")
-    for _m, label, v, ci in rows_of(base["metrics"], said=True):
-        out.append(f"  {label:<42} {_num(v):>9}  {_ci(ci)}")
+    for m, label, v, ci in rows_of(base["metrics"], said=True):
+        out.append(f"  {label:<42} {_value(m, v):>9}  {_ci(ci)}{few_note(base, m)}")
     for var in result["variants"][1:]:
-        alike = f"{var.get('same_deals', 0):.0%}"
-        if var.get("paired"):
-            against = _("{variant} — against base (paired by deck, {alike} of deals alike)")
-        else:
-            against = _("{variant} — against base (independent bootstrap, {alike} of deals alike)")
-        out.append("\n" + against.format(variant=variant_title(var), alike=alike))
+        out.append("\n" + against_line(var))
+        out += ["  " + line for line in changes_lines(var)]
+        if variant_power_line(result, var):
+            out.append("  " + variant_power_line(result, var))
         vs = var.get("vs_base", {})
         for m, label, v, _ci_unused in rows_of(var["metrics"], said=True):
             d = vs.get(m)
-            line = f"  {label:<42} {_num(v):>9}"
-            if d is not None:
+            line = f"  {label:<42} {_value(m, v):>9}"
+            if d is not None and d.get("diff") is not None:
                 key = label[len(_label(m, True)) + 1 :]
                 diff, dci, sig = _pick(d, key)
                 mark = " *" if sig else ""
                 line += f"  {_signed(diff):>9} {_ci(dci, signed=True)}{mark}"
-            out.append(line)
+            out.append(line + few_note(var, m))
     if "seconds" in result:
-        wall, cpu = f"{result['seconds']:.1f}", f"{result['cpu_seconds']:.1f}"
-        out.append("\n" + _("{wall} s wall, {cpu} s CPU").format(wall=wall, cpu=cpu))
+        out.append("\n" + spent_line(result))
     return "\n".join(out)
 
 
@@ -287,6 +427,48 @@ def write_report(
     return path
 
 
+def place_name(r: int, dealer: int | None) -> str:
+    """A place in the turn order, in words (1: the first to play)."""
+    if r == 0:
+        return _("first to play")
+    if r == dealer:
+        # i18n: {place} counts from 1 (the first to play is 1)
+        return _("dealer (place {place})").format(place=r + 1)
+    return _("place {place}").format(place=r + 1)
+
+
+def places_table(result: dict[str, Any]) -> str:
+    """Each variant's win share by place in the turn order, with intervals,
+    the chi-square over places (its p-value) and the place with the edge."""
+    e = html.escape
+    rows = []
+    for v in result["variants"]:
+        pl = v.get("places")
+        if not pl:
+            continue
+        cells = [
+            f"{say.percent(x, 1)}<br><span class=note>{_ci_percent(ci)}</span>"
+            for x, ci in zip(pl["share"], pl["ci95"] or [None] * len(pl["share"]), strict=True)
+        ]
+        edge = "—" if pl.get("edge") is None else place_name(pl["edge"], pl.get("dealer"))
+        row = [e(v["name"]), *cells, e(say.p_value(pl["p"])), e(edge)]
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>")
+    if not rows:
+        return ""
+    dealer = result["variants"][0].get("places", {}).get("dealer")
+    heads = [_("variant")] + [place_name(r, dealer) for r in range(result["players"])]
+    # i18n: the p-value of the chi-square test that every place in the turn order wins as often
+    heads += [_("p (places equal)"), _("edge")]
+    # i18n: the heading of the table of win shares by place in the turn order
+    title = _("Win share by place in the turn order")
+    head = "".join(f"<th>{e(h)}</th>" for h in heads)
+    return f"<h2>{e(title)}</h2><table><tr>{head}</tr>" + "".join(rows) + "</table>"
+
+
+def _ci_percent(ci: Any) -> str:
+    return f"[{say.percent(ci[0], 1)}{say.list_sep()}{say.percent(ci[1], 1)}]" if ci else ""
+
+
 CSS = """
 body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em}
@@ -323,10 +505,10 @@ def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str, domai
         f"<h1>{e(title)}</h1>",
         "<p>"
         + e(intro).format(
-            deals=f"{result['deals']:,}",
+            deals=say.count(result["deals"]),
             bot=e(result["bot"]),
             search=e(result["search_bot"]),
-            skill_deals=f"{result['skill_deals']:,}",
+            skill_deals=say.count(result["skill_deals"]),
             seed=result["seed"],
             sig="<span class=sig>",
             end="</span>",
@@ -335,9 +517,30 @@ def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str, domai
         + "</p>",
     ]
     if "seconds" in result:
-        wall, cpu = f"{result['seconds']:.1f}", f"{result['cpu_seconds']:.1f}"
-        spent = _("{wall} s wall, {cpu} s CPU").format(wall=wall, cpu=cpu)
-        parts.append(f"<p class=note>{e(spent)}.</p>")
+        parts.append(f"<p class=note>{e(spent_line(result))}.</p>")
+    if power_line(result):
+        parts.append(f"<p class=note>{e(power_line(result))}</p>")
+    if result.get("precision"):
+        parts.append(f"<p class=note>{e(precision_line(result))}</p>")
+    # i18n: the heading of the findings in plain words
+    parts.append(f"<h2>{e(_('Verdicts'))}</h2>")
+    lines = verdict_lines(result)
+    parts.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in lines[:-1]) + "</ul>")
+    parts.append(f"<p class=note>{e(lines[-1])}</p>")
+    parts.append(places_table(result))
+    specs = "".join(
+        f"<li>{e(variant_title(v))}"
+        + "".join(
+            f"<br><span class=note>{e(line)}</span>"
+            for line in [*changes_lines(v), variant_power_line(result, v)]
+            if line
+        )
+        + "</li>"
+        for v in result["variants"]
+    )
+    # i18n: the heading of the list of the study's variants (the base game and each one measured)
+    variants = _("Variants")
+    parts.append(f"<h2>{e(variants)}</h2><ul>{specs}</ul>")
     if isinstance(figs, str):
         parts.append(f"<p class=note>{e(_(figs).format(command=PLOTS_HINT))}</p>")
     else:
@@ -355,23 +558,22 @@ def render_page(result: dict[str, Any], figs: list[tuple[str, str]] | str, domai
         key = english[len(LABELS.get(m, m)) + 1 :]
         item = say_key(key, domain, "move kind") if m == "move_kinds" else key
         label = f"{_label(m, True)} {item}" if key else _label(m, True)
-        cells = [f"{_num(value)}<br><span class=note>{_ci(ci)}</span>"]
+        cells = [f"{_value(m, value)}<br><span class=note>{_ci(ci)}{e(few_note(base, m))}</span>"]
         for v in result["variants"][1:]:
             got = v["metrics"].get(m, {})
             vv = _pick({"diff": got.get("value"), "ci95": got.get("ci95")}, key)[0] if got else None
             d = v.get("vs_base", {}).get(m)
-            if d is None:
-                cells.append(_num(vv))
+            if d is None or d.get("diff") is None:
+                cells.append(_value(m, vv))
                 continue
             diff, dci, sig = _pick(d, key)
             cls = " class=sig" if sig else ""
-            cells.append(f"{_num(vv)}<br><span{cls}>{_signed(diff)} {_ci(dci, signed=True)}</span>")
+            cells.append(
+                f"{_num(vv)}<br><span{cls}>{_signed(diff)} {_ci(dci, signed=True)}</span>"
+                f"<span class=note>{e(few_note(v, m))}</span>"
+            )
         parts.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     parts.append("</table>")
-    specs = "".join(f"<li>{e(variant_title(v))}</li>" for v in result["variants"])
-    # i18n: the heading of the list of the study's variants (the base game and each one measured)
-    variants = _("Variants")
-    parts.append(f"<h2>{e(variants)}</h2><ul>{specs}</ul>")
     files = e(_("Files beside this page: {study} (the {option} output), {tables} ({reader}).")).format(
         study="study.json",
         option="<code>--json</code>",

@@ -126,3 +126,56 @@ def check_variants(registry: Any, game: str, players: int | None, variants: list
                 raise CardcoreError(T("the base game: {error}", error=message(err))) from None
             raise CardcoreError(T("variant {name}: {error}", name=v.name, error=message(err))) from None
     return tables
+
+
+def describe(base: Any, table: Any, variant: Variant) -> list[dict[str, Any]]:
+    """What ``variant`` changes, in words: each option with its value, the
+    base game's and what the option is (its description), each house rule
+    with its summary, and the cards its deck leaves out or adds against the
+    base game's (``base``, ``table``: the two tables). Plain JSON: ``text``
+    in English, ``said`` the text as ``cardcore.i18n.to_data`` gives it (the
+    report says it in the reader's language)."""
+    from collections import Counter
+
+    from cardcore.i18n import SOURCE, render, to_data
+
+    out: list[dict[str, Any]] = []
+    fields = type(table.options).model_fields
+    for key, value in variant.options.items():
+        f = fields.get(key)
+        about = f.description if f is not None else None
+        default = getattr(base.options, key, None)
+        item: dict[str, Any] = {"kind": "option", "name": key, "value": value, "default": default}
+        if about:
+            item["text"] = render(about, SOURCE)
+            item["said"] = to_data(about)
+        out.append(item)
+    for hr in table.house_rules:
+        if hr.name in variant.house_rules:
+            out.append(
+                {
+                    "kind": "house_rule",
+                    "name": hr.name,
+                    "text": render(hr.summary, SOURCE),
+                    "said": to_data(hr.summary),
+                }
+            )
+    had, has = Counter(c.name for c in base.deck), Counter(c.name for c in table.deck)
+    gone, added = sorted((had - has).elements()), sorted((has - had).elements())
+    if gone or added:
+        out.append({"kind": "cards", "out": gone, "in": added, "count": [len(base.deck), len(table.deck)]})
+    return out
+
+
+def said(data: Any) -> str:
+    """A text of ``describe`` (``to_data``'s form) in the language in use:
+    its message from its catalog, its arguments filled in."""
+    from cardcore.i18n import gettext
+
+    if isinstance(data, dict) and "t" in data:
+        args = {k: said(v) for k, v in data.get("a", {}).items()}
+        try:
+            return gettext(data["t"], data.get("d", "cardcore")).format(**args)
+        except (KeyError, IndexError, ValueError):
+            return str(data["t"])
+    return "" if data is None else str(data)
