@@ -87,3 +87,21 @@ def test_simulate_called_gives_the_deals_as_rows_a_dataframe_takes():
         )
         == rows
     )
+
+
+def test_a_study_in_python_gives_rows_a_dataframe_takes(registry):
+    """Issue 51: ``cardcore.study.run(...)`` returns the study's JSON and
+    ``cardcore.study.rows(result)`` one flat row a figure (its variant, metric,
+    item, value, interval), the numbers of that JSON."""
+    import cardcore
+
+    result = cardcore.study.run(
+        "paquet_voleur", players=2, variants=["deals2=deals=2"], deals=60, skill_deals=0, greedy_deals=0,
+        report=False, registry=registry,
+    )  # fmt: skip
+    table = cardcore.study.rows(result)
+    assert {r["variant"] for r in table} == {"base", "deals2"}
+    assert all(set(r) == {"variant", "metric", "item", "value", "low", "high"} for r in table)
+    seat = [r for r in table if r["variant"] == "base" and r["metric"] == "seat_win_share"]
+    figure = result["variants"][0]["metrics"]["seat_win_share"]
+    assert [r["value"] for r in seat] == figure["value"] and [[r["low"], r["high"]] for r in seat] == figure["ci95"]

@@ -62,9 +62,10 @@ from cardcore.study.variants import (
     parse_variant,
     table_variant,
 )
+from cardcore.study.rows import rows
 from cardcore.study.verdicts import CORRECTION, verdicts
 
-__all__ = ["BASE", "Variant", "parse_variant", "run", "table_variant"]
+__all__ = ["BASE", "Variant", "parse_variant", "rows", "run", "table_variant"]
 
 METRICS = (
     "seat_win_share",
