@@ -104,4 +104,5 @@ def test_a_study_in_python_gives_rows_a_dataframe_takes(registry):
     assert all(set(r) == {"variant", "metric", "item", "value", "low", "high"} for r in table)
     seat = [r for r in table if r["variant"] == "base" and r["metric"] == "seat_win_share"]
     figure = result["variants"][0]["metrics"]["seat_win_share"]
-    assert [r["value"] for r in seat] == figure["value"] and [[r["low"], r["high"]] for r in seat] == figure["ci95"]
+    assert [r["value"] for r in seat] == figure["value"]
+    assert [[r["low"], r["high"]] for r in seat] == figure["ci95"]

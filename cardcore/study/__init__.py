@@ -54,6 +54,7 @@ from cardcore.study.metrics import (
     tested_places,
     with_intervals,
 )
+from cardcore.study.rows import rows
 from cardcore.study.variants import (
     BASE,
     Variant,
@@ -62,7 +63,6 @@ from cardcore.study.variants import (
     parse_variant,
     table_variant,
 )
-from cardcore.study.rows import rows
 from cardcore.study.verdicts import CORRECTION, verdicts
 
 __all__ = ["BASE", "Variant", "parse_variant", "rows", "run", "table_variant"]

@@ -20,14 +20,17 @@ def rows(result: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             value, ci = figure.get("value"), figure.get("ci95")
             if isinstance(value, list):
+                cis = ci if isinstance(ci, list) else []
                 items: list[tuple[Any, Any, Any]] = [
-                    (i, v, ci[i] if isinstance(ci, list) and i < len(ci) else None) for i, v in enumerate(value)
+                    (i, v, cis[i] if i < len(cis) else None) for i, v in enumerate(value)
                 ]
             elif isinstance(value, dict):
                 items = [(k, v, ci.get(k) if isinstance(ci, dict) else None) for k, v in value.items()]
             else:
                 items = [(None, value, ci)]
             for item, v, interval in items:
-                low, high = interval if isinstance(interval, (list, tuple)) and len(interval) == 2 else (None, None)
-                out.append({"variant": name, "metric": metric, "item": item, "value": v, "low": low, "high": high})
+                pair = isinstance(interval, (list, tuple)) and len(interval) == 2
+                low, high = interval if pair else (None, None)
+                row = {"variant": name, "metric": metric, "item": item, "value": v}
+                out.append({**row, "low": low, "high": high})
     return out
