@@ -150,6 +150,7 @@ class Inference:
         hand_sizes = tuple(len(h) for h in first.hands)
         self.reader.reading(hand_sizes)
         seen = self.reader.seen
+        alone = [self._legal_alone(s) for s in seen]
         out = []
         for c in unseen:
             share = [sizes[p] / total for p in places]
@@ -160,18 +161,24 @@ class Inference:
                 if p < 0:
                     f, out_ = [0.0] * (len(FEATURES) - 1), False
                 else:
-                    f, out_ = self._features(c, p, seen)
+                    f, out_ = self._features(c, p, seen, alone)
                 feats.append([*f, math.log(b / u)])
                 ruled.append(out_)
             out.append(CardInfo(c, places, base, share, feats, ruled))
         return out
 
-    def _features(self, card: Card, place: int, seen: list[Any]) -> tuple[list[float], bool]:
+    def _features(
+        self, card: Card, place: int, seen: list[Any], alone: list[bool]
+    ) -> tuple[list[float], bool]:
         """``card``'s features for the hand of seat ``place``, and whether the
-        rules rule it out there (a move seen would not have been legal with it)."""
+        rules rule it out there: a move seen, legal with the card played alone,
+        would not have been legal with ``card`` beside it (a trail while that
+        card could capture: the rules that forbid a move for a card held do so
+        whatever else is held). A move that needs more than the card played (a
+        Carrousel build keeps a card of its value, C8) tells nothing so."""
         table = self.table
         contra = same = n = 0
-        for s in seen:
+        for s, legal_alone in zip(seen, alone, strict=True):
             if s.seat != place or card in s.played:
                 continue
             n += 1
@@ -184,7 +191,9 @@ class Inference:
             try:
                 moves = table.fast_legal_moves(before)
                 if s.move not in moves:
-                    return [1.0, 0.0, 0.0, 0.0], True
+                    if legal_alone:
+                        return [1.0, 0.0, 0.0, 0.0], True
+                    continue
                 if len(moves) > 1:
                     rest = [m for m in moves if m != s.move]
                     if self.reader.models[place](before, [s.move, *rest]) != s.move:
@@ -192,6 +201,16 @@ class Inference:
             finally:
                 before.hands[place] = kept
         return [1.0, float(contra), float(same), float(n)], False
+
+    def _legal_alone(self, s: Any) -> bool:
+        """Whether the move seen ``s`` is legal with the card it played alone in hand."""
+        before = s.before
+        kept = before.hands[s.seat]
+        before.hands[s.seat] = [s.move.card] if s.move.card is not None else []
+        try:
+            return s.move in self.table.fast_legal_moves(before)
+        finally:
+            before.hands[s.seat] = kept
 
     def probabilities(self, info: CardInfo) -> list[float]:
         """The model's probability of each of ``info``'s places."""

@@ -170,3 +170,14 @@ def test_training_is_deterministic_and_beats_uniform_on_its_data():
     result = learn.measure(rows, Model(weights))
     assert result["logloss"]["model"] < result["logloss"]["uniform"]
     assert infer.Model.from_json(Model(weights).to_json()).weights == weights
+
+
+@pytest.mark.parametrize("game", ["paquet_voleur", "carrousel"])
+def test_a_place_ruled_out_never_holds_the_card(game):
+    """What the rules rule out is certain: over real games the card is never there
+    (a Carrousel build, legal only with a card of its value kept, rules nothing out)."""
+    from cardcore import learn
+
+    rows = learn.generate(game, 2, [2], kinds=("greedy",), every=2, samples=8)
+    assert sum(any(r.info.ruled_out) for r in rows) > 10
+    assert not any(r.info.ruled_out[r.truth] for r in rows)
