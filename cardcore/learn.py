@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -265,6 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         model = Model(weights, meta=meta)
         out = args.out or str(model_path(table))
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # a game's first model
         with open(out, "w", encoding="utf-8") as f:
             json.dump(model.to_json(), f, indent=1)
             f.write("\n")
