@@ -13,7 +13,7 @@ import pytest
 
 from cardcore import infer
 from cardcore.decision import Decision
-from cardcore.infer import FEATURES, Inference, Model, model_path
+from cardcore.infer import FEATURES, Inference, Model, load_model, model_path
 from cardcore.kinds import make_player
 from cardcore.runner import play_match
 from cardcore.table import Table
@@ -148,8 +148,10 @@ def test_the_learned_sampler_deals_legal_consistent_states(registry, game, playe
     assert drawn[0] >= 30
 
 
-def test_the_shipped_model_says_how_it_was_made(registry):
-    table = Table(registry.game("paquet_voleur"), 2)
+@pytest.mark.parametrize("game", ["paquet_voleur", "carrousel"])
+def test_the_shipped_model_says_how_it_was_made(registry, game):
+    table = Table(registry.game(game), 2)
+    assert load_model(table) is not None
     data = json.loads(model_path(table).read_text(encoding="utf-8"))
     assert data["features"] == list(FEATURES)
     meta = data["meta"]
