@@ -67,3 +67,12 @@ def test_play_needs_no_numpy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+@pytest.mark.parametrize("game", ["paquet_voleur", "carrousel"])
+def test_the_conformance_kit_passes_with_the_learned_sampler(registry, game):
+    from cardcore.testing import check_no_leak
+
+    table = Table(registry.game(game), 2)
+    stats = check_no_leak(table, 1, seed=3, search="ismcts:iterations=8,infer=learned")
+    assert stats.searches >= 5
