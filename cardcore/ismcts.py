@@ -53,6 +53,11 @@ explain, default 0.25), ``pool`` (with ``model``: the imagined deals weighed
 at each decision, drawn from by the search; default a quarter of the
 iterations, at least 16, whatever ``ms`` allows: weighing them is not cut
 short by ``ms``); nothing is read in a game whose turns open with a draw (Canasta).
+``infer`` (``infer=learned``: imagine deals weighed by the game's learned
+inference model, ``cardcore/infer.py``: a pool of ``pool`` deals of the game's
+sampler, each weighed by the model's odds of where it puts the unseen cards;
+not with ``model``; where the game ships no model for the player count, the
+game's sampler as without it; ``none``, the default).
 The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.
@@ -70,6 +75,7 @@ from typing import TYPE_CHECKING, Any
 from cardcore.decision import Decision
 from cardcore.errors import TableError
 from cardcore.game import DealState, Observation
+from cardcore.infer import Inference, load_model
 from cardcore.moves import Move
 from cardcore.reads import Reader, seat_bots
 from cardcore.watchdog import given_up
@@ -137,6 +143,7 @@ class IsmctsPlayer:
         model: str = "none",
         doubt: float = 0.25,
         pool: int = 0,
+        infer: str = "none",
     ) -> None:
         self.table = table
         self.seat = seat
@@ -182,6 +189,16 @@ class IsmctsPlayer:
                 )
             self.reader = Reader(table, seat, model, doubt, random.Random(rng.random()))
             self.witness = self.reader.witness  # the engine then hands it every move played
+        self.inference: Inference | None = None
+        if infer not in ("none", "learned"):
+            raise TableError(f"ismcts: infer={infer!r} is none or learned")
+        if infer == "learned":
+            if self.reader is not None:
+                raise TableError("ismcts: infer=learned reads the others' moves itself: leave out model")
+            learned = load_model(table)
+            if learned is not None:  # else the game's own sampler, as without the option
+                self.inference = Inference(table, seat, learned, random.Random(rng.random()))
+                self.witness = self.inference.witness
         pool = int(_bounded("pool", pool, MAX_ITERATIONS))
         self.pool = pool if pool > 0 else max(16, self.iterations // 4)
         self._tree: list[Any] | None = None  # the prior's bots in the tree, one a seat, per search
@@ -195,14 +212,15 @@ class IsmctsPlayer:
     def choose(
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
     ) -> Move:
+        follower = self.reader or self.inference
         if len(moves) == 1 or decision is None:
-            if self.reader is not None and decision is not None:
-                self.reader.moved(decision, moves[0], self.rng)
+            if follower is not None and decision is not None:
+                follower.moved(decision, moves[0], self.rng)
             return moves[0]
         start = time.perf_counter()
         best = self._search(observation, moves, decision)
-        if self.reader is not None:
-            self.reader.moved(decision, best, self.rng)
+        if follower is not None:
+            follower.moved(decision, best, self.rng)
         self.seconds += time.perf_counter() - start
         return best
 
@@ -228,6 +246,10 @@ class IsmctsPlayer:
             pool = reader.pool(decision, self.pool, self.rng, plain)  # weighed by the others' moves
             if pool is not None:
                 sample = lambda rng, plain: pool.draw(rng)  # noqa: E731
+        if self.inference is not None and not plain:
+            learned = self.inference.pool(decision, self.pool, self.rng)  # weighed by the model
+            if learned is not None:
+                sample = lambda rng, plain: learned.draw(rng)  # noqa: E731
         done = 0
         budget = self.ms / 1000 if self.ms else CEILING_SECONDS
         self.plies_done = 0

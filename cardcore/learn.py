@@ -1,0 +1,295 @@
+"""Training and measuring the learned inference (``cardcore/infer.py``): data
+from the project's own simulated games, a conditional logit fitted to it, and
+its log-loss and reliability on fresh games beside the uniform redeal's and
+the game's own sampler's.
+
+    python -m cardcore.learn train --game paquet_voleur --players 2
+    python -m cardcore.learn evaluate --game paquet_voleur --players 2
+
+``train`` plays ``--games`` matches from ``--seed`` (seeds ``seed`` …
+``seed + games - 1``), records every ``--every``-th decision of every seat,
+fits the weights (numpy, the ``learn`` extra: ``pip install -e '.[learn]'``)
+and writes the model, with the command, seeds and sizes that made it, to the
+game's ``inference/<n>p.json`` (or ``--out``). ``evaluate`` plays fresh seeds
+(from ``--seed``, default 100000, never used in training) and prints the
+log-loss per unseen card of the three predictors and a reliability table.
+Deterministic: same options, same data, same model.
+
+The data: at a recorded decision of a seat, for each card it cannot see, its
+places (each other hand, the stock), their base rates from ``--samples``
+imagined deals of the game's own sampler, the model's features (``infer.FEATURES``)
+and the place the card truly lies in (the label: read from the real deal by the
+recorder, never by the model). The seats are played by the kinds of ``--kinds``,
+one kind for both seats per match, in turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardcore.decision import Decision
+from cardcore.game import Observation
+from cardcore.infer import FEATURES, CardInfo, Inference, Model, model_path
+from cardcore.kinds import make_player
+from cardcore.moves import Move
+from cardcore.plugins import discover
+from cardcore.runner import play_match
+from cardcore.table import Table
+
+DEFAULT_KINDS = ("greedy", "careful", "ismcts:iterations=20,prior=greedy,rollout=greedy")
+#: the evaluation's seeds start here: never among the training's
+FRESH_SEED = 100_000
+
+
+@dataclass
+class Row:
+    """One unseen card at one recorded decision, and where it truly lies."""
+
+    info: CardInfo
+    truth: int  # the index of its true place in ``info.places``
+    uniform: list[float]  # each place's share of the unseen cards: the uniform redeal
+
+
+class _Recorder:
+    """A seat played by ``inner`` that, every ``every``-th decision of its own,
+    records the rows of the cards it cannot see."""
+
+    def __init__(
+        self, table: Table, seat: int, inner: Any, model: Model, every: int, samples: int, rows: list[Row]
+    ) -> None:
+        self.inner = inner
+        self.needs_observation = inner.needs_observation
+        self.rng = random.Random(f"learn/{seat}")
+        self.inference = Inference(table, seat, model, random.Random(self.rng.random()))
+        self.every, self.samples, self.rows = every, samples, rows
+        self.count = 0
+        self.seat = seat
+
+    def witness(self, event: dict[str, Any]) -> None:
+        self.inference.witness(event)
+        inner = getattr(self.inner, "witness", None)
+        if inner is not None:
+            inner(event)
+
+    def choose(
+        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
+    ) -> Move:
+        assert decision is not None  # the engine gives one at every decision
+        self.count += 1
+        if self.count % self.every == 0:
+            self.record(decision)
+        move: Move = self.inner.choose(observation, moves, decision)
+        self.inference.moved(decision, move, self.rng)
+        return move
+
+    def record(self, decision: Decision) -> None:
+        states = [decision.sample(self.rng) for _ in range(self.samples)]
+        true = decision._state  # the label only: the recorder may look, the model never does
+        infos = self.inference.cards(states)
+        if not infos or len(infos[0].places) < 2:
+            return
+        total = len(infos)
+        sizes = [len(true.hands[p]) if p >= 0 else len(true.stock) for p in infos[0].places]
+        for info in infos:
+            place = next(p for p in info.places if info.card in (true.hands[p] if p >= 0 else true.stock))
+            self.rows.append(Row(info, info.places.index(place), [n / total for n in sizes]))
+
+
+def generate(
+    game: str,
+    players: int,
+    seeds: Sequence[int],
+    kinds: Sequence[str] = DEFAULT_KINDS,
+    every: int = 2,
+    samples: int = 64,
+    model: Model | None = None,
+) -> list[Row]:
+    """The rows of ``seeds``' matches (one match a seed, both seats recorded)."""
+    registry = discover()
+    rows: list[Row] = []
+    for i, seed in enumerate(seeds):
+        table = Table(registry.game(game), players)
+        used = model or Model((0.0,) * len(FEATURES))
+        kind = kinds[i % len(kinds)]
+        seats = [
+            _Recorder(
+                table,
+                s,
+                make_player(table, kind, s, random.Random(f"{seed}/{s}")),
+                used,
+                every,
+                samples,
+                rows,
+            )
+            for s in range(players)
+        ]
+        play_match(table, seats, seed)
+    return rows
+
+
+def fit(rows: Sequence[Row], l2: float = 1e-3, steps: int = 30) -> tuple[float, ...]:
+    """The weights of the conditional logit that fit ``rows`` best (Newton's
+    method, an L2 penalty ``l2`` per row on all but the bias). Needs numpy."""
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - the learn extra
+        sys.exit("cardcore.learn: training needs numpy: pip install -e '.[learn]'")
+    width = max(len(r.info.places) for r in rows)
+    d = len(FEATURES)
+    x = np.zeros((len(rows), width, d))
+    off = np.full((len(rows), width), -np.inf)
+    y = np.zeros(len(rows), dtype=int)
+    for i, r in enumerate(rows):
+        for j, (f, ruled) in enumerate(zip(r.info.features, r.info.ruled_out, strict=True)):
+            x[i, j] = f
+            if not ruled:
+                off[i, j] = math.log(r.info.share[j])
+        y[i] = r.truth
+    w = np.zeros(d)
+    penalty = np.full(d, l2 * len(rows))
+    penalty[0] = 0.0
+    rows_ix = np.arange(len(rows))
+    for _ in range(steps):
+        s = off + x @ w
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(axis=1, keepdims=True)
+        mean = (p[:, :, None] * x).sum(axis=1)
+        grad = (x[rows_ix, y] - mean).sum(axis=0) - penalty * w
+        centred = x - mean[:, None, :]
+        hess = -np.einsum("ij,ijk,ijl->kl", p, centred, centred) - np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        w = w - step
+        if float(np.abs(step).max()) < 1e-9:
+            break
+    return tuple(round(float(v), 6) for v in w)
+
+
+def _loss(p: float) -> float:
+    return -math.log(max(p, 1e-12))
+
+
+def measure(rows: Sequence[Row], model: Model) -> dict[str, Any]:
+    """Log-loss per card (nats) of the uniform redeal, the game's sampler (its
+    imagined deals' frequencies) and the model; and a reliability table for
+    the other hands' places: per bin of predicted probability, the cards, the
+    mean prediction and how often the card was there."""
+    inference = Inference.__new__(Inference)
+    inference.model = model
+    sums = {"uniform": 0.0, "sampler": 0.0, "model": 0.0}
+    bins: dict[str, list[list[float]]] = {k: [[0, 0.0, 0.0] for _ in range(10)] for k in sums}
+    for r in rows:
+        info = r.info
+        sampler = [b / sum(info.base) for b in info.base]
+        preds = {"uniform": r.uniform, "sampler": sampler, "model": inference.probabilities(info)}
+        for k, p in preds.items():
+            sums[k] += _loss(p[r.truth])
+            for j, place in enumerate(info.places):
+                if place < 0:
+                    continue
+                b = bins[k][min(9, int(p[j] * 10))]
+                b[0] += 1
+                b[1] += p[j]
+                b[2] += 1.0 if j == r.truth else 0.0
+    n = max(1, len(rows))
+    return {
+        "cards": len(rows),
+        "logloss": {k: round(v / n, 4) for k, v in sums.items()},
+        "reliability": {
+            k: [[int(c), round(m / c, 3), round(o / c, 3)] if c else [0, None, None] for c, m, o in v]
+            for k, v in bins.items()
+        },
+    }
+
+
+def _print_measure(result: dict[str, Any], out: Any = sys.stdout) -> None:
+    print(f"cards {result['cards']:,}; log-loss per unseen card (nats):", file=out)
+    for k, v in result["logloss"].items():
+        print(f"  {k:8} {v:.4f}", file=out)
+    print("reliability (other hands' places): bin, cards, mean predicted, observed", file=out)
+    for k, table in result["reliability"].items():
+        print(f"  {k}:", file=out)
+        for i, (c, m, o) in enumerate(table):
+            if c:
+                print(f"    {i / 10:.1f}-{(i + 1) / 10:.1f} {c:8,} {m:.3f} {o:.3f}", file=out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cardcore.learn", description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", choices=("train", "evaluate"))
+    parser.add_argument("--game", default="paquet_voleur")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=None, help="matches (train 300, evaluate 100)")
+    parser.add_argument("--seed", type=int, default=None, help=f"first seed (train 1, evaluate {FRESH_SEED})")
+    parser.add_argument("--every", type=int, default=2, help="record every n-th decision of a seat")
+    parser.add_argument("--samples", type=int, default=64, help="imagined deals for the base rates")
+    parser.add_argument(
+        "--kinds",
+        default=",".join(DEFAULT_KINDS).replace(",prior", ";prior").replace(",rollout", ";rollout"),
+        help="the seats' kinds, one per match in turn, separated by commas (';' inside a kind)",
+    )
+    parser.add_argument("--out", default=None, help="the model file (train; default: the game's)")
+    parser.add_argument("--model", default=None, help="the model file (evaluate; default: the game's)")
+    args = parser.parse_args(argv)
+    kinds = [k.replace(";", ",") for k in args.kinds.split(",")]
+    registry = discover()
+    table = Table(registry.game(args.game), args.players)
+    start = time.process_time()
+    if args.action == "train":
+        games = args.games or 300
+        first = 1 if args.seed is None else args.seed
+        if first + games > FRESH_SEED:
+            parser.error(f"training seeds must stay below {FRESH_SEED} (the evaluation's)")
+        rows = generate(args.game, args.players, range(first, first + games), kinds, args.every, args.samples)
+        weights = fit(rows)
+        model = Model(weights)
+        fitted = measure(rows, model)
+        meta = {
+            "command": "python -m cardcore.learn " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "game": args.game,
+            "players": args.players,
+            "seeds": [first, first + games - 1],
+            "kinds": kinds,
+            "every": args.every,
+            "samples": args.samples,
+            "cards": len(rows),
+            "train_logloss": fitted["logloss"],
+        }
+        model = Model(weights, meta=meta)
+        out = args.out or str(model_path(table))
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # a game's first model
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(model.to_json(), f, indent=1)
+            f.write("\n")
+        print(
+            f"{len(rows):,} cards from {games} matches (seeds {first}-{first + games - 1}); weights {weights}"
+        )
+        print(f"training log-loss {fitted['logloss']}; wrote {out}; {time.process_time() - start:.0f} s CPU")
+        return 0
+    path = args.model
+    if path is None:
+        model = Model.from_json(json.loads(model_path(table).read_text(encoding="utf-8")))
+    else:
+        with open(path, encoding="utf-8") as f:
+            model = Model.from_json(json.load(f))
+    games = args.games or 100
+    first = FRESH_SEED if args.seed is None else args.seed
+    rows = generate(args.game, args.players, range(first, first + games), kinds, args.every, args.samples)
+    seeds = f"seeds {first}-{first + games - 1}"
+    print(f"{args.game} {args.players}p, {games} fresh matches ({seeds}), kinds {kinds}")
+    _print_measure(measure(rows, model))
+    print(f"{time.process_time() - start:.0f} s CPU")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
