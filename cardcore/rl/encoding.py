@@ -11,6 +11,7 @@ the legal moves that seat is given: it cannot leak what the seat may not know.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -55,10 +56,23 @@ class Encoding:
 
     name: str = "encoding"
     actions: int = 0
-    size: int = 0
     high: float = 1.0
     parts: tuple[tuple[str, int], ...] = ()
     action_parts: tuple[tuple[str, int], ...] = ()
+
+    def __init__(self, table: Table) -> None:
+        """What every encoding reads of its table: the deck's kinds of card
+        (``cards``), the sides, the players, the deck's size, each seat's side."""
+        self.cards = CardIndex(table.deck)
+        self.sides = table.sides
+        self.players = table.players
+        self.deck = len(table.deck)
+        self.side_of = table.side_of
+
+    @functools.cached_property
+    def size(self) -> int:
+        """The observation vector's length: its parts' lengths added up."""
+        return sum(n for _, n in self.parts)
 
     def observe(self, obs: Observation, out: Vector) -> None:
         raise NotImplementedError
@@ -139,10 +153,7 @@ class GenericEncoding(Encoding):
     name = "generic"
 
     def __init__(self, table: Table, cap: int = 128) -> None:
-        self.cards = CardIndex(table.deck)
-        self.sides = table.sides
-        self.players = table.players
-        self.deck = len(table.deck)
+        super().__init__(table)
         k = len(self.cards)
         self.actions = cap
         self.action_parts = (("legal list", cap),)
@@ -155,7 +166,6 @@ class GenericEncoding(Encoding):
             ("stock", 1),
             ("dealer", 1),
         )
-        self.size = sum(n for _, n in self.parts)
         self.high = float(max(self.cards.copies, 1))  # each physical card is in one place: a count
 
     def observe(self, obs: Observation, out: Vector) -> None:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardcore.game import Observation
 from cardcore.moves import Move
-from cardcore.rl.encoding import CardIndex, Encoding, Vector
+from cardcore.rl.encoding import Encoding, Vector
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -49,9 +49,7 @@ class CanastaEncoding(Encoding):
     name = "canasta"
 
     def __init__(self, table: Table) -> None:
-        self.cards = CardIndex(table.deck)
-        self.players = table.players
-        self.deck = len(table.deck)
+        super().__init__(table)
         k, r, p = len(self.cards), len(RANKS), self.players
         self.meld_at = 7 + k + r * k
         self.take_at = self.meld_at + MELDS * r
@@ -85,7 +83,6 @@ class CanastaEncoding(Encoding):
             ("stock", 1),
             ("dealer", 1),
         )
-        self.size = sum(n for _, n in self.parts)
         self.high = HIGH
 
     def observe(self, obs: Observation, out: Vector) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardcore.game import Observation
 from cardcore.moves import Move
-from cardcore.rl.encoding import CardIndex, Encoding, Vector, relative_sides
+from cardcore.rl.encoding import Encoding, Vector, relative_sides
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -37,10 +37,7 @@ class CarrouselEncoding(Encoding):
     name = "carrousel"
 
     def __init__(self, table: Table) -> None:
-        self.cards = CardIndex(table.deck)
-        self.sides = table.sides
-        self.players = table.players
-        self.side_of = {s: i for i, seats in enumerate(self.sides) for s in seats}
+        super().__init__(table)
         k, n = len(self.cards), len(self.sides)
         self.actions = k + 1 + CAPTURES * k + BUILDS * k
         self.action_parts = (("trail", k), ("sweep", 1), ("capture", CAPTURES * k), ("build", BUILDS * k))
@@ -55,7 +52,6 @@ class CarrouselEncoding(Encoding):
             ("stock", 1),
             ("dealer", 1),
         )
-        self.size = sum(m for _, m in self.parts)
         self.high = 1.0
 
     def observe(self, obs: Observation, out: Vector) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from cardcore.game import Observation
 from cardcore.moves import Move
-from cardcore.rl.encoding import CardIndex, Encoding, Vector, relative_sides
+from cardcore.rl.encoding import Encoding, Vector, relative_sides
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -30,11 +30,7 @@ class PaquetVoleurEncoding(Encoding):
     name = "paquet_voleur"
 
     def __init__(self, table: Table) -> None:
-        self.cards = CardIndex(table.deck)
-        self.sides = table.sides
-        self.players = table.players
-        self.deck = len(table.deck)
-        self.side_of = {s: i for i, seats in enumerate(self.sides) for s in seats}
+        super().__init__(table)
         k, n = len(self.cards), len(self.sides)
         self.actions = k + 4 * k + k * (n - 1)
         self.action_parts = (("trail", k), ("pair", 4 * k), ("steal", k * (n - 1)))
@@ -47,7 +43,6 @@ class PaquetVoleurEncoding(Encoding):
             ("stock", 1),
             ("dealer", 1),
         )
-        self.size = sum(m for _, m in self.parts)
         self.high = 1.0
 
     def observe(self, obs: Observation, out: Vector) -> None:
