@@ -57,7 +57,12 @@ short by ``ms``); nothing is read in a game whose turns open with a draw (Canast
 inference model, ``cardcore/infer.py``: a pool of ``pool`` deals of the game's
 sampler, each weighed by the model's odds of where it puts the unseen cards;
 not with ``model``; where the game ships no model for the player count, the
-game's sampler as without it; ``none``, the default).
+game's sampler as without it; ``none``, the default),
+``value`` (``value=learned``, with ``depth``: a playout cut at ``depth`` is
+scored by the game's learned evaluation, ``cardcore/value.py`` — the points
+held plus what the rest of the deal may bring the bot's side — instead of the
+points held; where the game ships no value model for the player count, the
+points held as without it; ``none``, the default).
 The rollout bots (and the prior's, in the tree) are built once per
 search; a bot with ``choose_imagined(state, moves)`` reads its seat's view
 from the imagined state instead of an ``Observation`` per move.
@@ -78,6 +83,7 @@ from cardcore.game import DealState, Observation
 from cardcore.infer import Inference, load_model
 from cardcore.moves import Move
 from cardcore.reads import Reader, seat_bots
+from cardcore.value import Evaluator, load_value
 from cardcore.watchdog import given_up
 
 if TYPE_CHECKING:
@@ -144,6 +150,7 @@ class IsmctsPlayer:
         doubt: float = 0.25,
         pool: int = 0,
         infer: str = "none",
+        value: str = "none",
     ) -> None:
         self.table = table
         self.seat = seat
@@ -199,6 +206,15 @@ class IsmctsPlayer:
             if learned is not None:  # else the game's own sampler, as without the option
                 self.inference = Inference(table, seat, learned, random.Random(rng.random()))
                 self.witness = self.inference.witness
+        self.evaluator: Evaluator | None = None
+        if value not in ("none", "learned"):
+            raise TableError(f"ismcts: value={value!r} is none or learned")
+        if value == "learned":
+            if not self.depth:
+                raise TableError("ismcts: value=learned scores the position depth moves on: give depth")
+            valued = load_value(table)
+            if valued is not None:  # else the held points, as without the option
+                self.evaluator = Evaluator(table, valued)
         pool = int(_bounded("pool", pool, MAX_ITERATIONS))
         self.pool = pool if pool > 0 else max(16, self.iterations // 4)
         self._tree: list[Any] | None = None  # the prior's bots in the tree, one a seat, per search
@@ -440,10 +456,13 @@ class IsmctsPlayer:
             table.fast_apply_move(state, move)
             steps += 1
         self.plies_done += steps
-        points = [s.points for s in table.score_position(state)]
-        mine = table.side_of[self.seat]
-        others = [p for i, p in enumerate(points) if i != mine]
-        diff = points[mine] - (sum(others) / len(others) if others else 0)
+        if self.evaluator is not None:
+            diff = self.evaluator.margin(state, self.seat)  # held points and what the rest may bring
+        else:
+            points = [s.points for s in table.score_position(state)]
+            mine = table.side_of[self.seat]
+            others = [p for i, p in enumerate(points) if i != mine]
+            diff = points[mine] - (sum(others) / len(others) if others else 0)
         self.scale = max(self.scale, abs(diff))
         return math.tanh(2 * diff / self.scale), diff
 

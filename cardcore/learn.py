@@ -174,6 +174,158 @@ def fit(rows: Sequence[Row], l2: float = 1e-3, steps: int = 30) -> tuple[float, 
     return tuple(round(float(v), 6) for v in w)
 
 
+# ---- the learned evaluation (cardcore/value.py) ------------------------------
+@dataclass
+class ValueRow:
+    """One position from one seat's view, and the margin its side ended the deal with."""
+
+    margin: float  # held now (score_position)
+    vector: Any  # the observation (a numpy array)
+    keys: dict[str, float]
+    turn: bool
+    final: float  # held at the deal's end, both sides having played as ``kind``
+    seed: int
+
+
+def value_rows(
+    game: str, players: int, seeds: Sequence[int], kind: str = "greedy", every: int = 2
+) -> list[ValueRow]:
+    """The first deal of each seed's match played by ``kind`` at every seat (the
+    search's playouts), every ``every``-th position recorded from every seat's view."""
+    import numpy as np
+
+    from cardcore.reads import seat_bots
+    from cardcore.rl.encoding import encoding_for
+    from cardcore.value import features
+
+    table = Table(discover().game(game), players)
+    encoding = encoding_for(table)
+    rows: list[ValueRow] = []
+    for seed in seeds:
+        match = table.new_match(seed)
+        state = match.start_deal()
+        bots = seat_bots(table, kind, random.Random(f"value/{seed}"))
+        at: list[tuple[int, float, Any, dict[str, float], bool]] = []
+        n = 0
+        while not table.fast_is_deal_over(state):
+            moves = table.fast_legal_moves(state)
+            if n % every == 0:
+                for seat in range(players):
+                    margin, vector, keys, turn = features(table, encoding, state, seat)
+                    at.append((seat, margin, np.asarray(vector, dtype=np.float32), keys, turn))
+            table.fast_apply_move(state, bots[state.to_act](state, moves))
+            n += 1
+        end = [s.points for s in table.score_position(state)]
+        for seat, margin, vector, keys, turn in at:
+            mine = table.side_of[seat]
+            others = [p for i, p in enumerate(end) if i != mine]
+            final = end[mine] - (sum(others) / len(others) if others else 0)
+            rows.append(ValueRow(margin, vector, keys, turn, final, seed))
+    return rows
+
+
+def _value_matrix(rows: Sequence[ValueRow], keys: Sequence[str]) -> tuple[Any, Any]:
+    import numpy as np
+
+    x = np.zeros((len(rows), 2 + len(rows[0].vector) + len(keys)), dtype=np.float64)
+    y = np.zeros(len(rows))
+    for i, r in enumerate(rows):
+        x[i, 0] = 1.0
+        x[i, 1] = 1.0 if r.turn else 0.0
+        x[i, 2 : 2 + len(r.vector)] = r.vector
+        x[i, 2 + len(r.vector) :] = [r.keys.get(k, 0.0) for k in keys]
+        y[i] = r.final - r.margin  # what the rest of the deal brought
+    return x, y
+
+
+def fit_value(rows: Sequence[ValueRow], encoding: Any, l2: float = 100.0) -> Any:
+    """The ridge regression of what the rest of the deal brought on the
+    position's features (the bias unpenalized). Needs numpy."""
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - the learn extra
+        sys.exit("cardcore.learn: training needs numpy: pip install -e '.[learn]'")
+    from cardcore.value import ValueModel
+
+    keys = sorted({k for r in rows for k in r.keys})
+    x, y = _value_matrix(rows, keys)
+    penalty = np.full(x.shape[1], float(l2))
+    penalty[0] = 0.0
+    w = np.linalg.solve(x.T @ x + np.diag(penalty), x.T @ y)
+    size = len(rows[0].vector)
+    rounded = [round(float(v), 6) for v in w]
+    return ValueModel(
+        encoding.name,
+        size,
+        rounded[0],
+        rounded[1],
+        tuple(rounded[2 : 2 + size]),
+        dict(zip(keys, rounded[2 + size :], strict=True)),
+    )
+
+
+def measure_value(rows: Sequence[ValueRow], model: Any) -> dict[str, Any]:
+    """Mean squared error, in points², of the deal's final margin predicted
+    by the points held (``score_position``, what ``depth`` alone counts) and
+    by the model; and the share of the held count's error the model removes."""
+    import numpy as np
+
+    keys = sorted(model.keys)
+    x, y = _value_matrix(rows, keys)
+    w = np.array([model.bias, model.turn, *model.observation, *(model.keys[k] for k in keys)])
+    n = max(1, len(rows))
+    held = float((y**2).sum())
+    fitted = float(((y - x @ w) ** 2).sum())
+    return {
+        "positions": len(rows),
+        "mse": {"held": round(held / n, 3), "model": round(fitted / n, 3)},
+        "removed": round(1 - fitted / held, 4) if held else 0.0,
+    }
+
+
+def _value(args: Any, argv: Sequence[str] | None) -> int:
+    """``python -m cardcore.learn value``: fit on seeds from ``--seed``, measure on fresh ones."""
+    from cardcore.rl.encoding import encoding_for
+    from cardcore.value import value_path
+
+    table = Table(discover().game(args.game), args.players)
+    start = time.process_time()
+    games = args.games or 300
+    first = 1 if args.seed is None else args.seed
+    if first + games > FRESH_SEED:
+        sys.exit(f"cardcore.learn: training seeds must stay below {FRESH_SEED} (the evaluation's)")
+    rows = value_rows(args.game, args.players, range(first, first + games), args.rollout, args.every)
+    model = fit_value(rows, encoding_for(table), args.l2)
+    fresh_games = max(1, games // 4)
+    fresh = value_rows(
+        args.game, args.players, range(FRESH_SEED, FRESH_SEED + fresh_games), args.rollout, args.every
+    )
+    trained, measured = measure_value(rows, model), measure_value(fresh, model)
+    meta = {
+        "command": "python -m cardcore.learn " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "game": args.game,
+        "players": args.players,
+        "seeds": [first, first + games - 1],
+        "rollout": args.rollout,
+        "every": args.every,
+        "l2": args.l2,
+        "positions": len(rows),
+        "train": trained,
+        "fresh": {"seeds": [FRESH_SEED, FRESH_SEED + fresh_games - 1], **measured},
+    }
+    model = type(model)(**{**model.__dict__, "meta": meta})
+    out = args.out or str(value_path(table))
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(model.to_json(), f, indent=1)
+        f.write("\n")
+    print(f"{len(rows):,} positions from {games} deals (seeds {first}-{first + games - 1})")
+    print(f"training: {trained}")
+    print(f"fresh ({fresh_games} deals from seed {FRESH_SEED}): {measured}")
+    print(f"wrote {out}; {time.process_time() - start:.0f} s CPU")
+    return 0
+
+
 def _loss(p: float) -> float:
     return -math.log(max(p, 1e-12))
 
@@ -225,7 +377,7 @@ def _print_measure(result: dict[str, Any], out: Any = sys.stdout) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cardcore.learn", description=__doc__.split("\n\n")[0])
-    parser.add_argument("action", choices=("train", "evaluate"))
+    parser.add_argument("action", choices=("train", "evaluate", "value"))
     parser.add_argument("--game", default="paquet_voleur")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=None, help="matches (train 300, evaluate 100)")
@@ -239,7 +391,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", default=None, help="the model file (train; default: the game's)")
     parser.add_argument("--model", default=None, help="the model file (evaluate; default: the game's)")
+    parser.add_argument("--rollout", default="greedy", help="value: the kind that plays the deals out")
+    parser.add_argument("--l2", type=float, default=100.0, help="value: the ridge penalty")
     args = parser.parse_args(argv)
+    if args.action == "value":
+        return _value(args, argv)
     kinds = [k.replace(";", ",") for k in args.kinds.split(",")]
     registry = discover()
     table = Table(registry.game(args.game), args.players)
