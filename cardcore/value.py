@@ -112,12 +112,14 @@ def features(
     table: Table, encoding: Encoding, state: DealState, seat: int
 ) -> tuple[float, list[float], dict[str, float], bool]:
     """What the model reads of ``state`` for ``seat``: the held margin, the
-    observation vector, the score keys and whether its side is to play."""
-    margin, rows = held_margin(table, state, seat)
+    observation vector, the score keys and whether its side is to play.
+    ``state`` may be changed (``score_position`` is counted last: a game
+    without its own count finishes the deal to count it)."""
     vector = [0.0] * encoding.size
     encoding.observe(table.observe(state, seat), vector)
     mine = table.side_of[seat]
     turn = table.side_of[state.to_act] == mine
+    margin, rows = held_margin(table, state, seat)
     return margin, vector, score_keys(rows, mine), turn
 
 

@@ -36,8 +36,8 @@ def test_without_a_model_infer_learned_is_the_game_s_sampler(registry, monkeypat
     plain = _play(table, "ismcts:iterations=16,rollout=greedy", 8)
     monkeypatch.setattr("cardcore.ismcts.load_model", lambda table: None)
     assert _play(table, "ismcts:iterations=16,rollout=greedy,infer=learned", 8) == plain
-    carrousel = Table(registry.game("carrousel"), 3)  # no model shipped for it
-    assert load_model(carrousel) is None
+    canasta = Table(registry.game("canasta"), 3)  # no model shipped for it
+    assert load_model(canasta) is None
 
 
 def test_infer_options_are_checked(registry):
