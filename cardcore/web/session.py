@@ -478,7 +478,10 @@ class TableSession:
         error to send back (nothing changed). ``client``: the connection's
         address, whose search CPU a hint spends (``budget``)."""
         if not isinstance(message, dict):
-            return T("expected a JSON object with a type: move, hint, why, next, new_match, cover or start")
+            return T(
+                "expected a JSON object with a type: move, hint, why, take_back, next, new_match, "
+                "cover or start"
+            )
         kind = message.get("type")
         if seat is None:
             return T("a spectator's link cannot play")
@@ -521,7 +524,8 @@ class TableSession:
         else:
             said = one_line(str(kind), 40)
             return T(
-                "unknown message type {type}; expected move, hint, why, next, new_match, cover or start",
+                "unknown message type {type}; expected move, hint, why, take_back, next, new_match, "
+                "cover or start",
                 type=repr(said),
             )
         return None
