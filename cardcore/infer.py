@@ -81,10 +81,15 @@ class Model:
         return cls(weights, str(data.get("bot", "greedy")), data.get("meta"))
 
 
+def shipped(table: Table, name: str) -> Any:
+    """The file ``name`` of the game's ``inference`` folder (it may not exist)."""
+    package = type(table.plugin).__module__.rsplit(".", 1)[0]
+    return resources.files(package) / "inference" / name
+
+
 def model_path(table: Table) -> Any:
     """Where the game's model for this many players lies (it may not exist)."""
-    package = type(table.plugin).__module__.rsplit(".", 1)[0]
-    return resources.files(package) / "inference" / f"{table.players}p.json"
+    return shipped(table, f"{table.players}p.json")
 
 
 def load_model(table: Table) -> Model | None:

@@ -30,10 +30,10 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from cardcore.game import DealState
+from cardcore.infer import shipped
 from cardcore.rl.encoding import Encoding, encoding_for
 
 if TYPE_CHECKING:
@@ -159,8 +159,7 @@ class Evaluator:
 
 def value_path(table: Table) -> Any:
     """Where the game's value model for this many players lies (it may not exist)."""
-    package = type(table.plugin).__module__.rsplit(".", 1)[0]
-    return resources.files(package) / "inference" / f"value-{table.players}p.json"
+    return shipped(table, f"value-{table.players}p.json")
 
 
 def load_value(table: Table) -> ValueModel | None:
