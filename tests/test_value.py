@@ -173,3 +173,15 @@ def test_the_shipped_canasta_model_beats_the_points_held_on_fresh_deals(registry
     rows = value_rows("canasta", 2, range(FRESH_SEED + 5000, FRESH_SEED + 5060), "greedy", 4)
     measured = measure_value(rows, model)
     assert measured["removed"] > 0.05, measured
+
+
+@pytest.mark.parametrize("game", ["canasta", "paquet_voleur"])
+def test_the_conformance_kit_passes_with_the_learned_evaluation(registry, game):
+    """The search scoring its cut playouts with the shipped model plays the
+    same move with the same estimates whatever the cards its seat cannot see."""
+    from cardcore.testing import check_no_leak
+
+    table = Table(registry.game(game), 2)
+    assert load_value(table) is not None
+    stats = check_no_leak(table, 1, seed=3, every=9, search="ismcts:iterations=8,depth=6,value=learned")
+    assert stats.searches >= 5
