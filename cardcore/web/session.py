@@ -428,8 +428,11 @@ class TableSession:
                 self._log_file.close()
             self._log_file = None
 
-    def _refresh(self, state: DealState) -> None:
-        """The game thread, at a step: every view computed anew from ``state``."""
+    def _refresh(self, state: DealState, said: Callable[[], None] | None = None) -> None:
+        """The game thread, at a step: every view computed anew from ``state``.
+        ``said``: what the step adds to the history and the status, done under
+        the lock with the new version, so that no frame pairs the lines of a
+        move with the views from before it."""
         table = self.table
         order = table.plugin.hand_order
         views: dict[int | None, dict[str, Any]] = {}
@@ -444,6 +447,8 @@ class TableSession:
         with self._cond:
             if self._abandoned:  # a thread the watchdog gave up on came back: nothing of it is shown
                 raise QuitGame
+            if said is not None:
+                said()
             self._version += 1
             self._views = views
             if self.audit is not None:

@@ -65,13 +65,15 @@ class Steps(Listener):
         s, table = self.s, self.s.table
         if s.stopping:  # a table of bots only stops here: no person's decision to wait at
             raise QuitGame
-        with s._cond:
+
+        def said() -> None:  # with the views of the state after the move (the lock held)
             # i18n: a move in the history: the player's name, then what he played
             s.publisher.say(T("{name}: {move}", name=table.names[step.seat], move=step.text), step.seat)
             for line in step.events:
                 s.publisher.say(line, kind="event")
+
         self.state = state
-        s._refresh(state)
+        s._refresh(state, said)
         with s._cond:
             s.active = time.monotonic()
         to_act = s.desks.get(state.to_act)
@@ -83,7 +85,8 @@ class Steps(Listener):
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         s, table, status = self.s, self.s.table, self.s.status
-        with s._cond:
+
+        def said() -> None:  # with the views of the deal's end (the lock held)
             for line in table.plugin.deal_events(state, table.names):
                 s.publisher.say(line, kind="event")
             status.result = {**result.to_json(), "totals": list(match.scores)}
@@ -99,7 +102,8 @@ class Steps(Listener):
             status.phase = "match_over" if match.over else "deal_over"
             status.winners = match.winners() if match.over else None
             status.ready.clear()
-        s._refresh(state)
+
+        s._refresh(state, said)
         if not match.over:
             s._wait_between_deals(match)
 
