@@ -83,7 +83,7 @@ from cardcore.game import DealState, Observation
 from cardcore.infer import Inference, load_model
 from cardcore.moves import Move
 from cardcore.reads import Reader, seat_bots
-from cardcore.value import Evaluator, load_value
+from cardcore.value import Evaluator, held_margin, load_value
 from cardcore.watchdog import given_up
 
 if TYPE_CHECKING:
@@ -459,10 +459,7 @@ class IsmctsPlayer:
         if self.evaluator is not None:
             diff = self.evaluator.margin(state, self.seat)  # held points and what the rest may bring
         else:
-            points = [s.points for s in table.score_position(state)]
-            mine = table.side_of[self.seat]
-            others = [p for i, p in enumerate(points) if i != mine]
-            diff = points[mine] - (sum(others) / len(others) if others else 0)
+            diff = held_margin(table, state, self.seat)[0]
         self.scale = max(self.scale, abs(diff))
         return math.tanh(2 * diff / self.scale), diff
 
