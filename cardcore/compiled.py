@@ -2,8 +2,9 @@
 
 ``HOT`` is the one list of the modules compiled (paths under ``plugins/``, the
 package ``cardcore_plugins``): the games' move generation and what it calls on
-every decision. The build (``setup.py``) compiles them into the wheel where a C
-compiler is there, ``tools/compile.py`` compiles them in place in a checkout;
+every decision, and Canasta's greedy bot (the searches' playouts). The build
+(``setup.py``) compiles them into the wheel where a C compiler is there,
+``tools/compile.py`` compiles them in place in a checkout;
 both read this list (``setup.py`` by the file's path: this module imports
 nothing of the project). ``build_kind()`` says which build is running, for
 ``cardcore --version``: a compiled module is a shared library beside its
@@ -23,6 +24,7 @@ HOT = (
     "canasta/finish.py",
     "canasta/melds.py",
     "canasta/turn.py",
+    "canasta/bots.py",
     "paquet_voleur/movegen.py",
 )
 PURE_ENV = "CARDCORE_PURE_BUILD"  # set (to anything but "" or "0"): the build compiles nothing
@@ -53,7 +55,7 @@ def compiled_modules() -> list[str]:
 
 
 def build_kind() -> str:
-    """``compiled engine: 6 of 6 hot modules`` or ``pure Python engine``."""
+    """``compiled engine: 7 of 7 hot modules`` or ``pure Python engine``."""
     compiled = compiled_modules()
     if not compiled:
         return "pure Python engine"

@@ -30,6 +30,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from cardcore.game import DealState
@@ -125,7 +126,13 @@ def features(
 
 class Evaluator:
     """A table's value model at play: ``margin(state, seat)`` is the margin the
-    seat's side may expect at the deal's end (``state`` may be changed)."""
+    seat's side may expect at the deal's end (``state`` may be changed).
+
+    It is called at the end of every cut playout (``ismcts``), so it adds up
+    what ``features`` reads without building its names: the score keys'
+    weights split once by side (``_sides``), the observation's dot product
+    summed in C (``sum(map(mul, …))``, the same terms in the same order as a
+    loop over the non-zero entries)."""
 
     def __init__(self, table: Table, model: ValueModel) -> None:
         encoding = encoding_for(table)
@@ -137,23 +144,34 @@ class Evaluator:
         self.table = table
         self.encoding = encoding
         self.model = model
+        self._sides: list[dict[str, float]] = [{} for _ in table.sides]  # relative side → key → weight
+        for name, w in model.keys.items():
+            rel, _, key = name.partition(":")
+            if rel.isdigit() and int(rel) < len(self._sides):
+                self._sides[int(rel)][key] = w
 
     def margin(self, state: DealState, seat: int) -> float:
         table = self.table
         model = self.model
         if table.fast_is_deal_over(state):
             return held_margin(table, state, seat)[0]  # the deal's own result: nothing to predict
-        margin, vector, keys, turn = features(table, self.encoding, state, seat)
-        weights = model.observation
-        total = model.bias + (model.turn if turn else 0.0)
-        for i, v in enumerate(vector):
-            if v:
-                total += weights[i] * v
-        kw = model.keys
-        for k, v in keys.items():
-            w = kw.get(k)
+        vector = [0.0] * model.size
+        self.encoding.observe(table.observe(state, seat), vector)
+        mine = table.side_of[seat]
+        turn = table.side_of[state.to_act] == mine
+        total = sum(map(mul, model.observation, vector), model.bias + (model.turn if turn else 0.0))
+        margin, rows = held_margin(table, state, seat)  # counted last, as features() does
+        sides = self._sides
+        n = len(rows)
+        for k, row in enumerate(rows):  # score_keys' order: each side's points, then its breakdown
+            kw = sides[(k - mine) % n]
+            w = kw.get("points")
             if w is not None:
-                total += w * v
+                total += w * float(row.points)
+            for key, v in row.breakdown.items():
+                w = kw.get(key)
+                if w is not None:
+                    total += w * float(v)
         return margin + total
 
 

@@ -8,7 +8,8 @@
 The modules (``HOT``, read from ``cardcore/compiled.py``, which the build reads
 too) are the games' move generation and what it calls on every
 decision (Carrousel's ``movegen``; Canasta's ``movegen``, ``finish``,
-``melds``, ``turn``; Paquet voleur's ``movegen``), compiled **unchanged**: the Python source stays the
+``melds``, ``turn``, and its greedy bot, ``bots``, which the searches'
+playouts call at every move; Paquet voleur's ``movegen``), compiled **unchanged**: the Python source stays the
 reference and the fallback. A compiled module is a file beside its source
 (``movegen.cpython-311-x86_64-linux-gnu.so``), which Python imports before the
 ``.py``; removing it (``--pure``) gives the pure build back. Each module is
