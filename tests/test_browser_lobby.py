@@ -51,7 +51,7 @@ def test_the_maker_sits_the_table_waits_for_his_friend_then_shows_her_name(serve
         (table_id,) = ana.evaluate("Object.keys(mySeats())")  # his seat, kept by his browser
         session = lobby.sessions[table_id]
         code = lobby.seating[table_id].code
-        assert session.table.names[0] == "Ana" and session.maker_seat == 0
+        assert session.table.names[0] == "Ana" and session.room.maker_seat == 0
         # his lobby lists his seat, and offers him no other
         entry = f"li.table-entry[data-table='{table_id}']"
         ana.wait_for_selector(f"#mine a.back[href='{ana.evaluate('mySeats()')[table_id]['link']}']")
@@ -140,7 +140,7 @@ def test_the_makers_start_gives_an_empty_seat_to_a_bot_and_the_table_says_so(ser
         assert bea.locator("#start-table").count() == 0  # not hers to press
         ana = ana_ctx.new_page()
         ana_errors = errors_of(ana)
-        ana.goto(f"{base}/seat/{session.links[session.maker_seat]}")
+        ana.goto(f"{base}/seat/{session.links[session.room.maker_seat]}")
         ana.click("#start-table", timeout=TIMEOUT)
         for page in (ana, bea):
             page.wait_for_selector("#waiting .bot-note", timeout=TIMEOUT)
@@ -148,7 +148,7 @@ def test_the_makers_start_gives_an_empty_seat_to_a_bot_and_the_table_says_so(ser
             page.wait_for_function(plate_says(2, "Normal 3"), timeout=TIMEOUT)
         assert "bot" in bea.locator("#felt .seat[data-seat='2'] .meta").all_inner_texts()[0]
         ana.wait_for_function("() => frame.status.phase === 'playing'", timeout=TIMEOUT)
-        assert session.begun and session.bot_seats == [2] and lobby.open_seats(session) == []
+        assert session.room.begun and session.room.bot_seats == [2] and lobby.open_seats(session) == []
         assert ana_errors == [] and bea_errors == []
     finally:
         ana_ctx.close()

@@ -125,7 +125,7 @@ def test_start_is_the_maker_s_and_gives_the_empty_seats_to_bots(tmp_path, regist
             wait_for(inbox, lambda c, f: c is b)
             assert b.refused({"type": "start"}) == "only the one who made this table may start it"
             assert watcher.refused({"type": "start"}) == "a spectator's link cannot play"
-            assert not session.begun and lobby.open_seats(session) == [2]
+            assert not session.room.begun and lobby.open_seats(session) == [2]
             assert session.empty_seats() == [0, 2, 3]
             a = Client(http, token_of(table["you"]["link"]), inbox, stack)
             wait_for(inbox, lambda c, f: c is a)
@@ -143,7 +143,7 @@ def test_start_is_the_maker_s_and_gives_the_empty_seats_to_bots(tmp_path, regist
             assert any(h["text"] == "Seat 3 is played by a bot (normal)" for h in f["history"])
             assert lobby.open_seats(session) == [] and lobby.find(token_of(empty_link)) is None
             assert http.get(empty_link).status_code == 404  # a bot's seat now: its link opens nothing
-            assert session.begin(0) is None and session.bot_seats == [2]  # started already: the same
+            assert session.begin(0) is None and session.room.bot_seats == [2]  # started already: the same
             # the bot plays seat 2: the game goes past its turns
             deadline = time.monotonic() + WAIT
             while not any(h["seat"] == 2 for h in b.last()["history"]):
@@ -173,7 +173,7 @@ def test_a_maker_who_never_comes_does_not_hold_the_others_for_ever(tmp_path, reg
             b.send({"type": "start"})
             _, f = wait_for(inbox, lambda c, f: c is b and f["start"]["begun"])
             assert f["start"]["bots"] == [] and f["seats"][0]["person"] and f["seats"][0]["name"] == "Ana"
-            assert session.begun and lobby.open_seats(session) == []
+            assert session.room.begun and lobby.open_seats(session) == []
 
 
 def test_a_table_the_server_opened_is_started_by_the_first_to_sit(tmp_path, registry):
@@ -181,12 +181,12 @@ def test_a_table_the_server_opened_is_started_by_the_first_to_sit(tmp_path, regi
     try:
         cfg = TableConfig.model_validate({k: v for k, v in TABLE.items() if k != "maker"})
         session = lobby.open(cfg, "cli")
-        assert session.host is None and not session.begun
+        assert session.room.host is None and not session.room.begun
         lobby.claim(session.links[1])  # seat 1's link opened first: its holder may start it
-        assert session.host == 1 and session.shown_name(1) == "Player 2"
+        assert session.room.host == 1 and session.shown_name(1) == "Player 2"
         assert session.shown_name(0) == "free seat"
         assert session.begin(0) == "only the one who made this table may start it"
-        assert session.begin(1) is None and session.begun and session.bot_seats == [0]
+        assert session.begin(1) is None and session.room.begun and session.room.bot_seats == [0]
     finally:
         lobby.close()
 
@@ -211,7 +211,7 @@ def test_a_waiting_table_resumed_still_waits_and_keeps_its_names(tmp_path, regis
         assert t["start"]["begun"] is False and t["start"]["host"] == 0
         time.sleep(0.3)
         assert back.status.deal == 0  # no bot moved
-        assert again.claim(maker_link) is not None and not back.begun  # Ana's page opens
+        assert again.claim(maker_link) is not None and not back.room.begun  # Ana's page opens
         assert again.claim(link) is not None  # the last person sits: it begins
         deadline = time.monotonic() + WAIT
         while back.status.deal < 1:

@@ -429,7 +429,7 @@ async def tables(request: Request) -> Response:
         return error_answer(error_text(err), 400)
     # whoever made it may close it (the token is kept hashed)
     made = {**links(session), "owner": session.owner_token, "base": base_of(request)}
-    seat = session.maker_seat
+    seat = session.room.maker_seat
     if seat is not None and seat in session.links:  # he sits there: his own link, kept by his browser
         link = f"/seat/{session.links[seat]}"
         made["you"] = {"seat": seat, "name": session.table.names[seat], "link": link}

@@ -255,7 +255,7 @@ class Lobby:
         deterministic on purpose (each next match's follows from it).
         ``maker``: the name of whoever made it, whose seat is its first
         person's from now on (his link is ``session.links`` of
-        ``session.maker_seat``), and who may start it before every person
+        ``session.room.maker_seat``), and who may start it before every person
         came. The table waits for its people: each sits down with his seat's
         first connection (``claim``, ``TableSession.sit``), or *Start*
         (``start_table``)."""
@@ -299,7 +299,7 @@ class Lobby:
             session.starter = lambda seat: self.start_table(session, seat)
             if maker is not None and session.people:  # his seat: never offered to others
                 seat = session.people[0]
-                session.maker_seat = session.host = seat
+                session.room.maker_seat = session.room.host = seat
                 session.rename(seat, maker)
                 claimed.add(seat)  # he sits down (``sit``) when his page first connects, as everyone
         return self._launch(session, log_path)
@@ -327,11 +327,11 @@ class Lobby:
             "code": seating.code if seating is not None else "",
             "claimed": sorted(seating.claimed) if seating is not None else list(session.people),
             # the table waits for its people: who sat down, who may start it, who a bot plays for
-            "seated": sorted(session.seated),
-            "host": session.host,
-            "bots": list(session.bot_seats),
-            "begun": session.begun,
-            "maker_seat": session.maker_seat,
+            "seated": sorted(session.room.seated),
+            "host": session.room.host,
+            "bots": list(session.room.bot_seats),
+            "begun": session.room.begun,
+            "maker_seat": session.room.maker_seat,
         }
 
     def _save_seating(self, session: TableSession) -> None:
@@ -421,7 +421,7 @@ class Lobby:
                 session.restore(table_id, data, self.store.journal(table_id))
                 session.journal.store = self.store
                 maker_seat = data.get("maker_seat")
-                session.maker_seat = maker_seat if type(maker_seat) is int else None
+                session.room.maker_seat = maker_seat if type(maker_seat) is int else None
                 for seat in data.get("seated", sorted(claimed)):  # a table stored before: its claimed
                     session.sit(int(seat))
                 session.starter = lambda seat, s=session: self.start_table(s, seat)
@@ -477,7 +477,7 @@ class Lobby:
             if not hmac.compare_digest(token_hash(token), session.link_hashes.get(seat, "")):
                 return None  # taken from the lobby just now: that link is no longer the seat's
             seating = self.seating.get(session.id)
-            if seating is not None and (seat not in seating.claimed or seat not in session.seated):
+            if seating is not None and (seat not in seating.claimed or seat not in session.room.seated):
                 seating.claimed.add(seat)
                 session.sit(seat)  # the table begins when every person's seat is taken
                 self._save_seating(session)

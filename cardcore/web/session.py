@@ -41,7 +41,9 @@ an error and changes nothing.
 The session owns its parts: a ``Desk`` per person's seat (his decision, his
 inbox, his hint and "why not?", whether he is away), the ``Publisher``
 (connections, frames, their numbers and changes, the history's window), the
-``Journal`` (the store, the replay of a resumed table); it runs the game
+``Journal`` (the store, the replay of a resumed table), the ``WaitingRoom``
+(who sat down before it began, its host, the seats given to bots at its
+start); it runs the game
 thread and its watchdog, and holds the links and the match's ``Status``.
 """
 
@@ -63,7 +65,7 @@ from typing import IO, Any
 from cardcore.decision import Decision
 from cardcore.errors import message as error_message
 from cardcore.game import DealState, Observation
-from cardcore.i18n import T, Text, to_data
+from cardcore.i18n import T, to_data
 from cardcore.log import GameLog
 from cardcore.match import Match
 from cardcore.moves import Move
@@ -79,6 +81,7 @@ from cardcore.web.journal import Journal, Journaled
 from cardcore.web.publisher import Publisher, Status, Subscriber
 from cardcore.web.steps import Steps
 from cardcore.web.store import StoreError, token_hash
+from cardcore.web.waiting import WaitingRoom
 
 MOVE_TIMEOUT = 30.0  # seconds a hook or a bot may work on one step before its table stops
 AWAY_LIMIT = 180.0  # seconds a person's seat is away before the others may hand it to a bot
@@ -137,15 +140,8 @@ class TableSession:
         # one person against bots may take his moves back (``take_back``), as at the terminal
         self.take_backs = len(self.people) == 1
         self.decisions = itertools.count(1)  # each decision waited at gets the next number
-        # the table waits for its people (docs/WEB.md, "How a table is made, waits and starts"):
-        # the seats sat at (``sit``), the seat that may start it before (``host``: its maker's;
-        # a table the server opened: the first person to sit), the seats given to bots then
-        self.seated: set[int] = set()
-        self.host: int | None = None
-        self.maker_seat: int | None = None  # the seat its maker took as he made it in the lobby
-        self.begun = not self.people  # a show of bots begins at once
-        self.bot_seats: list[int] = []
-        self.notices: list[str] = []  # said in the history with the first deal (``Steps``)
+        # the table waits for its people: who sat, its host, the seats given to bots at its start
+        self.room = WaitingRoom(self.people)
         # the lobby's *Start* (its seats and store follow); None: ``begin`` alone
         self.starter: Callable[[int], str | None] | None = None
         # the search CPU of each address (hints, and the bots of a table made in the lobby), or None
@@ -208,7 +204,7 @@ class TableSession:
             "client": self.client,
             "log": str(self.log_path) if self.log_path is not None else None,
             "away_limit": self.away_limit,
-            "host": self.host,
+            "host": self.room.host,
         }
 
     def restore(self, table_id: str, data: dict[str, Any], journal: list[dict[str, Any]]) -> None:
@@ -221,15 +217,16 @@ class TableSession:
         self.watch_link = data["watch"]
         self.owner_hash = data.get("owner")
         self.client = data.get("client")
-        self.host = data.get("host") if type(data.get("host")) is int else None
-        self.bot_seats = [int(i) for i in data.get("bots", [])]
+        room = self.room
+        room.host = data.get("host") if type(data.get("host")) is int else None
+        room.bot_seats = [int(i) for i in data.get("bots", [])]
         # the seats handed to a bot are as they were when the server stopped; the
         # moves are played again, whoever chose them
         for seat in self.journal.restore(journal):
             if seat in self.desks:
                 self.desks[seat].covered = True
         # a table that had begun goes on (its journal, or the lobby's "begun"); else it still waits
-        self.begun = self.begun or bool(self.journal.replay) or bool(data.get("begun"))
+        room.begun = room.begun or bool(self.journal.replay) or bool(data.get("begun"))
         self.resumed = True
 
     def forget(self) -> None:
@@ -337,12 +334,12 @@ class TableSession:
         first line, with the names the people gave."""
         with self._cond:
             self.watch.idle()
-            while not self.begun and not self.stopping and not self.journal.replay:
+            while not self.room.begun and not self.stopping and not self.journal.replay:
                 self._cond.wait()
             self.watch.busy()
             if self.stopping:
                 raise QuitGame
-            self.begun = True
+            self.room.begun = True
         self._head_log()
 
     def _head_log(self) -> None:
@@ -617,16 +614,10 @@ class TableSession:
         # each page's language); refreshing "names" alone kept the placeholder there
         self._info = {**self._info, "names": names, "name_says": [to_data(n) for n in names]}
 
-    # ---- waiting for the people ------------------------------------------
+    # ---- waiting for the people (``WaitingRoom``, under the lock) ---------------
     def shown_name(self, seat: int) -> str:
-        """``seat``'s name as the pages show it: *free seat* for a person's seat
-        nobody took yet that the table named by default (its number); the
-        table's own name (logs, history) once someone sits there."""
-        name = self.table.names[seat]
-        default = isinstance(name, Text) and name.msgid == "Player {n}"
-        if default and seat in self.desks and seat not in self.seated and not self.begun:
-            return T("free seat")
-        return name
+        """``seat``'s name as the pages show it (``WaitingRoom.shown_name``)."""
+        return self.room.shown_name(seat, self.table.names[seat])
 
     def sit(self, seat: int) -> None:
         """A person sits at ``seat``: his seat's first connection (the lobby's
@@ -634,33 +625,22 @@ class TableSession:
         opens). The first one is the table's host when it has none (a table
         the server opened); the table begins when every person sat down."""
         with self._cond:
-            if seat not in self.desks or seat in self.seated:
-                return
-            self.seated.add(seat)
-            if self.host is None and not self.begun:
-                self.host = seat
-            if self.seated.issuperset(self.people):
-                self.begun = True
-                self._cond.notify_all()
-            self._names_changed()
-            self.publisher.publish()
+            if self.room.sit(seat):
+                self._cond.notify_all()  # the game thread waits for ``begun``
+                self._names_changed()
+                self.publisher.publish()
 
     def empty_seats(self) -> list[int]:
         """The people's seats nobody sat at yet, while the table waits."""
         with self._cond:
-            return [] if self.begun else [i for i in self.people if i not in self.seated]
+            return self.room.awaited()
 
     def may_begin(self, by: int) -> str | None:
-        """None if ``by`` may start the table now (its host; a person who sat
-        down, once the host is away past the away limit; or started already),
-        else why not."""
+        """None if ``by`` may start the table now, else why not (``WaitingRoom.may_begin``)."""
         with self._cond:
-            if self.begun or by == self.host:
-                return None
-            host = self.desks.get(self.host) if self.host is not None else None
-            if by in self.seated and host is not None and host.coverable(time.monotonic()):
-                return None  # the maker never came, or went: the others need not wait for ever
-            return T("only the one who made this table may start it")
+            host = self.room.host
+            desk = self.desks.get(host) if host is not None else None
+            return self.room.may_begin(by, desk is not None and desk.coverable(time.monotonic()))
 
     def begin(
         self, by: int, empty: list[int] | None = None, named: Callable[[int], str] | None = None
@@ -672,7 +652,7 @@ class TableSession:
         (``cover`` then, see docs/WEB.md). None, or why not (nothing changed)."""
         with self._cond:
             error = self.may_begin(by)
-            if error is not None or self.begun:
+            if error is not None or self.room.begun:
                 return error
             empty = self.empty_seats() if empty is None else empty
             try:
@@ -688,32 +668,11 @@ class TableSession:
                 desk.covered = True
                 if named is not None:
                     self.table.names[seat] = named(seat)
-            self.bot_seats = sorted({*self.bot_seats, *empty})
-            self.notices = self.bot_notices()  # said in the history too, with the first deal
-            self.begun = True
+            self.room.give_to_bots(empty)
             self._names_changed()
             self._cond.notify_all()
             self.publisher.publish()
             return None
-
-    def waiting_data(self) -> dict[str, Any]:
-        """The frames' ``start`` (the lock held): whether the table began, its
-        host, the seats awaited, and those given to bots at its start."""
-        return {
-            "begun": self.begun,
-            "host": self.host,
-            "awaited": [] if self.begun else [i for i in self.people if i not in self.seated],
-            "bots": list(self.bot_seats),
-            "notices": [to_data(n) for n in self.bot_notices()],
-        }
-
-    def bot_notices(self) -> list[str]:
-        """What the table says of the seats given to bots at its start (the
-        bot a covered seat gets, ``Desk.cover_move``: the game's greedy, its ``normal`` level)."""
-        level = Text("cardcore", "normal", {}, context="level")
-        seats = [seat + 1 for seat in self.bot_seats]  # counted from 1, as its new name ("Normal 3")
-        # i18n: a person's seat nobody took, given to a bot when the table's maker started it
-        return [T("Seat {n} is played by a bot ({level})", n=n, level=level) for n in seats]
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the table: the game thread ends and the log keeps every move played."""
@@ -780,17 +739,18 @@ class TableSession:
         """The table as the lobby lists it: nothing secret (no seat link)."""
         with self._cond:
             phase = self.status.phase
-            seats, start = self._seats(), self.waiting_data()
+            seats, start = self._seats(), self.room.data()
             return {**self._info, "seats": seats, "phase": phase, "watch": self.watch_link, "start": start}
 
     def _seats(self) -> list[dict[str, Any]]:
         here = self.publisher.seats_here()
         now = time.monotonic()
+        bot_seats = self.room.bot_seats
         seats = []
         for i, k in enumerate(self.kinds):
-            desk = self.desks.get(i) if i not in self.bot_seats else None  # given to a bot at the start
+            desk = self.desks.get(i) if i not in bot_seats else None  # given to a bot at the start
             away = desk.away if desk is not None and i not in here else None
-            if i in self.bot_seats:
+            if i in bot_seats:
                 k = "normal"
             shown = self.shown_name(i)
             seats.append(
@@ -833,7 +793,7 @@ class TableSession:
                 "history": list(self.publisher.history),
                 "seats": self._seats(),
                 "status": self.status.to_json(),
-                "start": self.waiting_data(),  # the table waits for its people, or began
+                "start": self.room.data(),  # the table waits for its people, or began
             }
 
 

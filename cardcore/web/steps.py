@@ -55,9 +55,9 @@ class Steps(Listener):
             if status.deal == 1 and status.match > 1:
                 say(T("Match {n}", n=status.match), kind="match")
             say(T("Deal {n}: {name} deals", n=status.deal, name=s.table.names[match.dealer]), kind="deal")
-            for line in s.notices:  # the seats given to bots when the table was started
+            for line in s.room.notices:  # the seats given to bots when the table was started
                 say(line, kind="event")
-            s.notices.clear()
+            s.room.notices.clear()
         self.state = state
         s._refresh(state)
 
