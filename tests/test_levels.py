@@ -43,6 +43,24 @@ def test_every_level_is_a_player_kind_of_every_game_and_player_count(game, playe
     assert isinstance(make_player(table, "easy", 0, random.Random(0)), Mistaken)
 
 
+@pytest.mark.parametrize("game,players", TABLES)
+def test_a_level_that_names_a_learned_model_plays_with_it(game, players):
+    """A level's ``value=learned`` or ``infer=learned`` finds the game's model
+    file in the package (``<game>/inference/``): the search would play on
+    without it, silently (the points held, the plain redeal), were the file
+    left out of the install or its name changed."""
+    table = Table(REGISTRY.game(game), players)
+    for level in LEVELS:
+        kind, options = parse_kind(level_spec(table, level))
+        if kind != "ismcts":
+            continue
+        player = make_player(table, level, 0, random.Random(0))
+        if options.get("value") == "learned":
+            assert player.evaluator is not None, f"{game} {players}p {level}: no value model shipped"
+        if options.get("infer") == "learned":
+            assert player.inference is not None, f"{game} {players}p {level}: no inference model shipped"
+
+
 def _decisions(table, seed, count):
     """(match, state, seat) at the first ``count`` decisions of a greedy deal."""
     match = table.new_match(seed)
