@@ -30,7 +30,8 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import mul
+from functools import reduce
+from operator import add, mul
 from typing import TYPE_CHECKING, Any
 
 from cardcore.game import DealState
@@ -131,8 +132,9 @@ class Evaluator:
     It is called at the end of every cut playout (``ismcts``), so it adds up
     what ``features`` reads without building its names: the score keys'
     weights split once by side (``_sides``), the observation's dot product
-    summed in C (``sum(map(mul, …))``, the same terms in the same order as a
-    loop over the non-zero entries)."""
+    added up in C, term after term in the entries' order (``reduce(add,
+    map(mul, …))``: the same sums as a loop over the non-zero entries, on
+    every Python; ``sum`` compensates its rounding from 3.12 on)."""
 
     def __init__(self, table: Table, model: ValueModel) -> None:
         encoding = encoding_for(table)
@@ -145,10 +147,11 @@ class Evaluator:
         self.encoding = encoding
         self.model = model
         self._sides: list[dict[str, float]] = [{} for _ in table.sides]  # relative side → key → weight
+        prefixes = {str(i): i for i in range(len(table.sides))}  # score_keys' names: "0:points", "1:aces" …
         for name, w in model.keys.items():
-            rel, _, key = name.partition(":")
-            if rel.isdigit() and int(rel) < len(self._sides):
-                self._sides[int(rel)][key] = w
+            rel, colon, key = name.partition(":")
+            if colon and rel in prefixes:
+                self._sides[prefixes[rel]][key] = w
 
     def margin(self, state: DealState, seat: int) -> float:
         table = self.table
@@ -159,14 +162,15 @@ class Evaluator:
         self.encoding.observe(table.observe(state, seat), vector)
         mine = table.side_of[seat]
         turn = table.side_of[state.to_act] == mine
-        total = sum(map(mul, model.observation, vector), model.bias + (model.turn if turn else 0.0))
+        total = reduce(add, map(mul, model.observation, vector), model.bias + (model.turn if turn else 0.0))
         margin, rows = held_margin(table, state, seat)  # counted last, as features() does
         sides = self._sides
         n = len(rows)
         for k, row in enumerate(rows):  # score_keys' order: each side's points, then its breakdown
             kw = sides[(k - mine) % n]
             w = kw.get("points")
-            if w is not None:
+            # as score_keys names them: a breakdown's own "points", were there one, stands for it
+            if w is not None and "points" not in row.breakdown:
                 total += w * float(row.points)
             for key, v in row.breakdown.items():
                 w = kw.get(key)

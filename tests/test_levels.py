@@ -50,15 +50,20 @@ def test_a_level_that_names_a_learned_model_plays_with_it(game, players):
     without it, silently (the points held, the plain redeal), were the file
     left out of the install or its name changed."""
     table = Table(REGISTRY.game(game), players)
+    checked = 0
     for level in LEVELS:
         kind, options = parse_kind(level_spec(table, level))
-        if kind != "ismcts":
+        if kind != "ismcts" or "learned" not in (options.get("value"), options.get("infer")):
             continue
         player = make_player(table, level, 0, random.Random(0))
+        player = getattr(player, "inner", player)  # a level that errs (``Mistaken``) wraps its search
         if options.get("value") == "learned":
             assert player.evaluator is not None, f"{game} {players}p {level}: no value model shipped"
         if options.get("infer") == "learned":
             assert player.inference is not None, f"{game} {players}p {level}: no inference model shipped"
+        checked += 1
+    if not checked:
+        pytest.skip("no level of this table names a learned model")
 
 
 def _decisions(table, seed, count):

@@ -3,8 +3,9 @@ seats given to bots at its start (docs/WEB.md, "How a table is made, waits
 and starts").
 
 ``WaitingRoom`` is plain data and the rules that change it; its
-``TableSession`` holds the lock around each call, publishes what changed
-and journals the seats handed to bots (``TableSession.sit``, ``begin``).
+``TableSession`` holds the lock around each call (``sit``, ``may_begin``,
+``begin``), publishes what changed, and journals the seats handed to bots
+(``begin``).
 """
 
 from __future__ import annotations

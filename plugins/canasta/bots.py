@@ -78,7 +78,7 @@ class GreedyPlayer:
                 return 120  # freeze a big pile against the opponents (N6)
             if is_black_three(c):
                 return 110
-            bad = VALUES[c] / 10 + (30 if WILD[c] else 0) + 5 * (counts[c.rank] - 1)
+            bad = VALUES[c] / 10 + (30 if WILD[c] else 0) + 5 * (counts.get(c.rank, 0) - 1)
             if c.name[:-1] in self.opponent_ranks:
                 bad += 40  # they could take the pile onto their meld
             return 100 - bad
@@ -121,9 +121,8 @@ class GreedyPlayer:
         return self._best(state.hands[seat], moves)
 
     def _best(self, hand: Sequence[Card], moves: Sequence[Move]) -> Move:
-        counts: dict[
-            int, int
-        ] = {}  # each rank's cards in the hand (a Counter costs more: rollouts call this)
+        # each rank's cards in the hand (a dict: a Counter costs more, and rollouts call this)
+        counts: dict[int, int] = {}
         for c in hand:
             counts[c.rank] = counts.get(c.rank, 0) + 1
         best = moves[0]
