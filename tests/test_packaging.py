@@ -64,6 +64,12 @@ def test_a_new_game_folder_lands_in_the_wheel(tmp_path):
     for game in (p.parent.name for p in (ROOT / "plugins").glob("*/__init__.py")):
         assert f"cardcore_plugins/{game}/__init__.py" in names
         assert f"cardcore_plugins/{game}/rules.md" in names  # the rules page (cardcore rules GAME)
+    # the learned models (cardcore.infer, cardcore.value): a search asked for one plays on without
+    # it, silently, so every file of the games' inference folders is looked for in the wheel
+    models = sorted((ROOT / "plugins").glob("*/inference/*.json"))
+    assert models
+    for model in models:
+        assert "cardcore_plugins/" + model.relative_to(ROOT / "plugins").as_posix() in names
     assert "cardcore/py.typed" in names
     for init in (ROOT / "cardcore").rglob("__init__.py"):  # every subpackage (web, study …)
         assert init.relative_to(ROOT).as_posix() in names
