@@ -73,8 +73,13 @@ class Canasta(GamePlugin[Options, CanastaState]):
         # error better (confidence=1): at four, without it the search was not separated from
         # greedy, with it clearly ahead; at two it beat the same search without it (+125
         # points a deal over 200 boards), and expert over hard stayed separated (docs/BOTS.md)
+        # At two players hard cuts its playouts 20 moves on and scores them with the learned
+        # evaluation (value=learned, cardcore/value.py; the model ships in inference/): twice
+        # the iterations of playouts to the deal's end at the same CPU, and ahead of them
+        # (docs/BOTS.md, docs/INFERENCE.md)
         "hard": {
-            2: "ismcts:iterations=75,plies=5400,prior=greedy,rollout=greedy,confidence=1",
+            2: "ismcts:iterations=150,plies=5400,prior=greedy,rollout=greedy,confidence=1,"
+            "depth=20,value=learned",
             3: "ismcts:iterations=80,plies=5400,prior=greedy,rollout=greedy",
             4: "ismcts:iterations=100,plies=5400,prior=greedy,rollout=greedy,confidence=1",
         },
