@@ -2,10 +2,11 @@
 own, people's decisions arriving as messages, what each seat may see sent as
 frames.
 
-The game thread runs ``runner.play_match`` exactly as ``cardcore play`` does:
-bots choose in that thread, and a person's seat is his ``Desk``
-(``web/desk.py``), whose ``choose`` waits for his message. The state is only
-ever read in that thread: at each step (a deal dealt, a move played, a
+The game thread (``web/game_thread.py``: ``GameThread``) runs
+``runner.play_match`` exactly as ``cardcore play`` does: bots choose in that
+thread, and a person's seat is his ``Desk`` (``web/desk.py``), whose
+``choose`` waits for his message. The state is only ever read in that
+thread: at each step (a deal dealt, a move played, a
 decision to make, a deal's end) it computes every person's view and the
 spectators' (``Table.observe`` / ``Table.spectate``, the engine contract)
 and keeps them as JSON data. A frame
@@ -43,43 +44,38 @@ inbox, his hint and "why not?", whether he is away), the ``Publisher``
 (connections, frames, their numbers and changes, the history's window), the
 ``Journal`` (the store, the replay of a resumed table), the ``WaitingRoom``
 (who sat down before it began, its host, the seats given to bots at its
-start); it runs the game
-thread and its watchdog, and holds the links and the match's ``Status``.
+start), and the ``GameThread`` (the thread, the log, the match loop and its
+waits, the watchdog's overrun), made with the session and started by
+``start``. It holds the lock they all share (``_cond``: the game thread
+takes it through the session), the views the game thread computes, the
+links and the match's ``Status``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hmac
 import itertools
-import os
 import secrets
-import sys
 import threading
 import time
-import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from cardcore.decision import Decision
 from cardcore.errors import message as error_message
-from cardcore.game import DealState, Observation
+from cardcore.game import DealState
 from cardcore.i18n import T, to_data
 from cardcore.log import GameLog
 from cardcore.match import Match
-from cardcore.moves import Move
-from cardcore.players import QuitGame, Undoable, pass_witness
 from cardcore.render import plain
-from cardcore.runner import Listener, bot_rng, make_player, parse_kind, play_match
-from cardcore.seeds import fresh_seed
+from cardcore.runner import parse_kind
 from cardcore.table import Table
-from cardcore.text import describe, one_line
-from cardcore.watchdog import WATCHDOG, Busy, culprit
+from cardcore.text import one_line
+from cardcore.watchdog import Busy
 from cardcore.web.desk import Desk, Stop, not_waiting
-from cardcore.web.journal import Journal, Journaled
+from cardcore.web.game_thread import GameThread
+from cardcore.web.journal import Journal
 from cardcore.web.publisher import Publisher, Status, Subscriber
-from cardcore.web.steps import Steps
 from cardcore.web.store import StoreError, token_hash
 from cardcore.web.waiting import WaitingRoom
 
@@ -133,7 +129,6 @@ class TableSession:
         self.came = False  # a person's seat has had a connection (a table nobody came to expires sooner)
         self.ended: float | None = None  # when it stopped (the lobby drops it a while later)
         self.watch = Busy(move_timeout)  # the game thread says when it works, for the watchdog
-        self._abandoned = False  # the watchdog stopped the table: its thread is ignored
         # everything below is guarded by the condition's lock
         self._cond = threading.Condition(threading.RLock())
         self.desks = {seat: self.desk_class(self, seat) for seat in self.people}  # nobody here yet: away
@@ -150,11 +145,9 @@ class TableSession:
         self._version = 0  # bumped each time the views are computed anew
         self._views: dict[int | None, dict[str, Any]] = {}
         self.publisher = self.publisher_class(self.frame)
-        self._again = False
+        self._again = False  # *New match* pressed: the game thread plays another
         self.stopping = False
-        self._thread: threading.Thread | None = None
-        self._log_file: IO[str] | None = None
-        self.log: GameLog | None = None
+        self.game_thread = GameThread(self)  # the thread, its log, the match loop (``start``)
         # tests: called in the game thread with (version, state) each time the
         # views are computed, to check a frame against what was hidden then
         self.audit: Callable[[int, DealState], None] | None = None
@@ -233,246 +226,36 @@ class TableSession:
         """The table is over for good (broken, or a show that ended): not resumed after a restart."""
         self.journal.forget()
 
-    # ---- the game thread ------------------------------------------------
+    # ---- the game thread (``GameThread``, web/game_thread.py) ---------------
     def start(self) -> None:
-        """Open the log and start the game thread (it waits for the people: ``_await_people``)."""
-        headed = False
-        if self.log_path is not None and self.resumed:
-            # resumed: the log is written anew from the journal after its first line
-            with self.log_path.open("r+", encoding="utf-8") as f:
-                headed = bool(f.readline())  # none: the table had not begun (``_head_log``)
-                f.truncate(f.tell())
-            self._log_file = self.log_path.open("a", encoding="utf-8")
-        elif self.log_path is not None:
-            self._log_file = self.log_path.open("x", encoding="utf-8")  # never overwrite a log
-            os.chmod(self.log_path, 0o600)  # the host's only (docs/WEB.md, the threat model)
-        if headed and self._log_file is not None:
-            private = bool(self.people)
-            self.log = GameLog(self._log_file, self.table, self.kinds, None, header=False, private=private)
-        with self._cond:
-            # nobody here yet: each seat away from now (a frame at its limit)
-            for desk in self.desks.values():
-                if desk.away is not None:
-                    desk.away_soon()
-        self._thread = threading.Thread(target=self._run, name=f"table-{self.id}", daemon=True)
-        self._thread.start()
+        """Open the log and start the game thread (it waits for the people: ``GameThread._await_people``)."""
+        self.game_thread.start()
+
+    @property
+    def log(self) -> GameLog | None:
+        """The table's ``GameLog`` (the game thread's), once its first line is written."""
+        return self.game_thread.log
+
+    @property
+    def _thread(self) -> threading.Thread | None:
+        return self.game_thread.thread
+
+    # the game thread calls these through the session: a session made for a test may wrap them
+    def _run(self) -> None:
+        """The game thread's body (``GameThread.run``)."""
+        self.game_thread.run()
 
     def _match_seed(self, number: int) -> int:
-        """Match ``number``'s seed (from 1)."""
-        from cardcore.seeds import match_seed
-
-        if number == 1:
-            return self.seed
-        if self.seed_given:  # reproducible: match k's seed follows from the one given
-            return match_seed(self.seed, number - 1)
-        return fresh_seed()  # match 1's seed is in the log once it ended: no clue to the next
-
-    def _players(self, seed: int) -> list[Any]:
-        """A match's players: each person's desk (its hint's bot new), the bots made anew."""
-        for desk in self.desks.values():
-            desk.adviser = None
-        return [
-            self._undoable(Journaled(self.journal, seat, self.desks[seat]))
-            if seat in self.desks
-            else Journaled(
-                self.journal, seat, self._budgeted(make_player(self.table, k, seat, bot_rng(seed, seat)))
-            )
-            for seat, k in enumerate(self.kinds)
-        ]
-
-    def _undoable(self, player: Any) -> Any:
-        """A person alone against bots: his seat keeps a way back to each of
-        his decisions (``players.Undoable``, as the terminal's ``u``); a take
-        back is journaled (``Journaled``) and played again on a resumed table."""
-        return Undoable(player) if self.take_backs else player
-
-    def _budgeted(self, bot: Any) -> Any:
-        """A bot of a table made in the lobby spends its maker's search CPU (``budget``)."""
-        if self.budget is None or self.client is None:
-            return bot
-        return _Budgeted(self, bot)
-
-    def _run(self) -> None:
-        self.watch.busy()
-        WATCHDOG.watch(self.watch, self._overrun)
-        try:
-            self._await_people()
-            listeners: list[Listener] = [Steps(self)]
-            if self.log is not None:
-                listeners.insert(0, self.log)  # written (and synced) before the deal's pause
-            self._play(listeners)
-        except QuitGame:
-            pass
-        except StoreError as err:  # the store cannot save: the table stops, kept as last saved
-            if not self._abandoned:
-                self._stopped_by(
-                    T(
-                        "this table stopped: {why}; it is kept, and goes on from its last saved move "
-                        "when the server is started again",
-                        why=error_message(err),
-                    )
-                )
-        except Exception as err:  # a bug in a game or a bot: the table stops, the server goes on
-            if not self._abandoned:  # else the watchdog stopped it already, and said why
-                self.forget()
-                self._stopped_by(T("this table stopped: {why}", why=describe(err)))
-                if os.environ.get("CARDCORE_DEBUG"):
-                    traceback.print_exc()
-        finally:
-            WATCHDOG.forget(self.watch)
-            if not self._abandoned:
-                with self._cond:
-                    if self.status.phase != "error":
-                        self.status.phase = "stopped"
-                    self.ended = time.monotonic()
-                    self.publisher.publish()
-                self._close_log()
-
-    def _await_people(self) -> None:
-        """The game thread, before anything is dealt: no bot moves until the
-        table begins (every person sat down, or *Start*); then the log's
-        first line, with the names the people gave."""
-        with self._cond:
-            self.watch.idle()
-            while not self.room.begun and not self.stopping and not self.journal.replay:
-                self._cond.wait()
-            self.watch.busy()
-            if self.stopping:
-                raise QuitGame
-            self.room.begun = True
-        self._head_log()
-
-    def _head_log(self) -> None:
-        """The log's first line (the table, its seats' names), written when the table begins."""
-        if self._log_file is not None and self.log is None:
-            # with people at the table a match's lines are written when it
-            # ends or the table stops, and the header names no seed (the
-            # match's own line does, when written): the file never shows the
-            # hands in play, nor what deals them
-            private = bool(self.people)
-            head_seed = None if private else self.seed
-            self.log = GameLog(self._log_file, self.table, self.kinds, head_seed, private=private)
-
-    def _play(self, listeners: list[Listener]) -> None:
-        """Match after match, until the table stops (a show of bots: one match)."""
-        status, journal = self.status, self.journal
-        while True:
-            with self._cond:
-                # the frames show the new number with the new match's first deal
-                # (``Steps.deal_start``: number, phase and history in one step)
-                number = status.match + 1
-                # here, not at the match's end: a *New match* pressed as
-                # soon as the last deal's frame shows must not be lost
-                self._again = False
-            resumed = journal.replayed("match")
-            if resumed is not None:
-                seed = int(resumed["seed"])
-            else:
-                seed = self._match_seed(number)
-                journal.append({"t": "match", "n": number, "seed": seed})
-            match, _ = play_match(self.table, self._players(seed), seed, listeners, number=number)
-            with self._cond:
-                status.phase = "match_over"
-                status.winners = match.winners()
-                status.scores = list(match.scores)
-                self.publisher.publish()
-                if not self.people:  # a show of bots: over with its match (nobody to ask again)
-                    self.forget()
-                    return
-                self.watch.idle()
-                while not self._again and not self.stopping and not journal.replay:
-                    self._cond.wait()
-                self.watch.busy()
-                if self.stopping:
-                    return
-
-    def _stopped_by(self, error: str) -> None:
-        """The table stops in error: its frames say why, and the console in one line."""
-        with self._cond:
-            self.status.phase = "error"
-            self.status.error = error
-            self.publisher.publish()
-        print(f"cardcore serve: table {self.name}: {error}", file=sys.stderr)  # one line
-
-    def _overrun(self) -> None:
-        """The watchdog's thread: the game thread ran past ``move_timeout`` in
-        one step. The table stops (one line naming the plugin, its package
-        and the hook); its thread is left where it is, ignored from now on."""
-        who = culprit(self.watch.thread_id, self.table.pm)
-        with self._cond:
-            self._abandoned = self.stopping = True
-            self.status.phase = "error"
-            self.status.error = T(
-                "this table stopped: {who} ran past the move timeout ({seconds} s)",
-                who=who,
-                seconds=format(self.move_timeout, "g"),
-            )
-            for desk in self.desks.values():
-                desk.pending = None
-            self.ended = time.monotonic()
-            self._cond.notify_all()
-            self.publisher.publish()
-        print(f"cardcore serve: table {self.name}: {self.status.error}", file=sys.stderr)  # one line
-        self.forget()
-        self._close_log()
-
-    def _close_log(self) -> None:
-        if self.log is not None:
-            with contextlib.suppress(Exception):
-                self.log.close()  # what a private log held: nothing played is lost
-        if self._log_file is not None:
-            with contextlib.suppress(OSError):
-                self._log_file.close()
-            self._log_file = None
+        """Match ``number``'s seed (from 1): ``GameThread.match_seed``."""
+        return self.game_thread.match_seed(number)
 
     def _refresh(self, state: DealState, said: Callable[[], None] | None = None) -> None:
-        """The game thread, at a step: every view computed anew from ``state``.
-        ``said``: what the step adds to the history and the status, done under
-        the lock with the new version, so that no frame pairs the lines of a
-        move with the views from before it."""
-        table = self.table
-        order = table.plugin.hand_order
-        views: dict[int | None, dict[str, Any]] = {}
-        for seat in self.people:
-            obs = table.observe(state, seat)
-            view = obs.to_json()
-            view["hand"] = [
-                c.name for c in sorted(obs.hand, key=order)
-            ]  # as a person holds it (the game's order)
-            views[seat] = view
-        views[None] = table.spectate(state).to_json()
-        with self._cond:
-            if self._abandoned:  # a thread the watchdog gave up on came back: nothing of it is shown
-                raise QuitGame
-            if said is not None:
-                said()
-            self._version += 1
-            self._views = views
-            if self.audit is not None:
-                self.audit(self._version, state)
-            self.publisher.publish()
+        """The game thread, at a step: every view computed anew (``GameThread.refresh``)."""
+        self.game_thread.refresh(state, said)
 
     def _wait_between_deals(self, match: Match) -> None:
-        with self._cond:
-            self.watch.idle()
-            replay = self.journal.replay
-            if not self.people and not replay:  # bots only: a short pause for the spectators
-                self._cond.wait(timeout=self.bot_delay * 5)
-            while (
-                not self.stopping
-                and self.people
-                and not replay  # resumed: the journal goes on past this pause
-                and not self.status.ready.issuperset(self._uncovered())  # a bot never waits
-            ):
-                self._cond.wait()
-            self.watch.busy()
-            if self.stopping:
-                raise QuitGame
-            self.status.ready.clear()
-
-    def _uncovered(self) -> set[int]:
-        """The people's seats no bot plays for."""
-        return {seat for seat, desk in self.desks.items() if not desk.covered}
+        """The game thread, at a deal's end: the people's *next* (``GameThread.wait_between_deals``)."""
+        self.game_thread.wait_between_deals(match)
 
     # ---- any thread -----------------------------------------------------
     def submit(self, seat: int | None, message: Any, client: str | None = None) -> str | None:
@@ -692,16 +475,7 @@ class TableSession:
     def join(self, timeout: float) -> None:
         """Wait up to ``timeout`` for the game thread; a thread still busy (a
         hook that hangs) is left behind, its log written from here."""
-        if self._thread is not None:
-            self._thread.join(max(timeout, 0))
-            if self._thread.is_alive() and not self._abandoned:
-                with self._cond:
-                    self._abandoned = True
-                    self.status.phase = "stopped"
-                    self.ended = time.monotonic()
-                self._close_log()
-        else:
-            self._close_log()
+        self.game_thread.join(timeout)
 
     def owned_by(self, token: str) -> bool:
         """Whether ``token`` is the one given to whoever made the table."""
@@ -729,7 +503,7 @@ class TableSession:
     def running(self) -> bool:
         """Its game thread has not ended (a stopped table whose thread the
         watchdog left behind, or still winding down, still runs)."""
-        return self._thread is not None and self._thread.is_alive()
+        return self.game_thread.running()
 
     def connected(self, seat: int) -> bool:
         with self._cond:
@@ -795,39 +569,3 @@ class TableSession:
                 "status": self.status.to_json(),
                 "start": self.room.data(),  # the table waits for its people, or began
             }
-
-
-class _Budgeted:
-    """A bot of a table made in the lobby: each of its choices spends its
-    maker's search CPU (``TableSession.budget``, per address); while that
-    address is past its budget, the bot waits (its table slows down, not the
-    others)."""
-
-    def __init__(self, session: TableSession, inner: Any) -> None:
-        self.s = session
-        self.inner = inner
-        self.needs_observation = getattr(inner, "needs_observation", False)
-        if hasattr(inner, "rng"):  # a take back restores the bots' generators
-            self.rng = inner.rng
-        pass_witness(self, inner)
-
-    def choose(
-        self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
-    ) -> Move:
-        s = self.s
-        wait = s.budget.wait(s.client)
-        if wait > 0:
-            s.watch.idle()  # waiting for its budget is no overrun
-            deadline = time.monotonic() + wait
-            with s._cond:
-                while not s.stopping and (left := deadline - time.monotonic()) > 0:
-                    s._cond.wait(min(left, 1.0))
-            s.watch.busy()
-            if s.stopping:
-                raise QuitGame
-        spent = time.thread_time()
-        try:
-            chosen: Move = self.inner.choose(observation, moves, decision)
-        finally:
-            s.budget.charge(s.client, time.thread_time() - spent)
-        return chosen

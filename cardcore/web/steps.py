@@ -2,10 +2,11 @@
 match (a deal dealt, a move played, a deal's end); it says what happened in
 words to the session's ``Publisher`` (its history: the move texts and the
 game's events, all public), keeps the match's ``Status``, has every view
-computed anew (``TableSession._refresh``, which publishes the frames), paces
-the bots for the people following them, and waits between the deals for the
-people's *next*. A person's take back (``players.Undoable``: the engine's
-``Rewind``) brings the views and this deal's history back to his decision.
+computed anew (``TableSession._refresh``: ``GameThread.refresh``, which
+publishes the frames), paces the bots for the people following them, and
+waits between the deals for the people's *next*. A person's take back
+(``players.Undoable``: the engine's ``Rewind``) brings the views and this
+deal's history back to his decision.
 """
 
 from __future__ import annotations
