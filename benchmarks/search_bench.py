@@ -6,9 +6,12 @@
     python benchmarks/search_bench.py --compare main   # before/after in one run (REV, then the work tree)
     python benchmarks/search_bench.py --random         # random play, compiled modules and pure
     python benchmarks/search_bench.py --pure           # the searches, the hot modules forced pure
+    python benchmarks/search_bench.py canasta --players 2 --play hard   # positions from hard's own games
 
 The positions are fixed: for each game and player count, deals dealt from
-``--seed`` (then the next seeds) and played by ``greedy`` on every seat;
+``--seed`` (then the next seeds) and played by ``greedy`` on every seat (or
+by ``--play KIND``, e.g. ``--play hard``: a level's own games, whose positions
+may cost a search more than a greedy game's);
 every ``--every``-th decision with more than one legal move, up to
 ``--positions`` of them (50 by default: the 95th percentile is then one,
 interpolated, not the slowest decision). Each
@@ -48,13 +51,18 @@ BUDGETS = {"hard": 300.0, "expert": 1000.0}  # CPU ms a decision (95th percentil
 HINT_BUDGET = 500.0  # the level that gives the game's hint (GamePlugin.hint_level)
 
 
-def positions(table: Any, seed: int, count: int, every: int) -> list[tuple[Any, Any, int, list[Any]]]:
-    """(match, state, seat, the moves before) at fixed decisions of greedy
-    deals (dealt from ``seed``, then ``seed + 1`` … until ``count`` are found);
-    the moves before are (state, seat, move) from the deal's first."""
-    from cardcore.runner import bot_rng
+def positions(
+    table: Any, seed: int, count: int, every: int, play: str | None = None
+) -> list[tuple[Any, Any, int, list[Any]]]:
+    """(match, state, seat, the moves before) at fixed decisions of deals
+    played by ``play`` at every seat (a kind or a level: ``greedy`` by
+    default, a searching level's own games with ``--play hard``), dealt from
+    ``seed``, then ``seed + 1`` … until ``count`` are found; the moves before
+    are (state, seat, move) from the deal's first."""
+    from cardcore.decision import Decision
+    from cardcore.runner import bot_rng, make_player
 
-    kind = "greedy" if "greedy" in table.player_kinds else "random"
+    kind = play or ("greedy" if "greedy" in table.player_kinds else "random")
     out: list[tuple[Any, Any, int, list[Any]]] = []
     seen = 0
     for deal_seed in range(seed, seed + 1000):
@@ -62,7 +70,7 @@ def positions(table: Any, seed: int, count: int, every: int) -> list[tuple[Any, 
             break
         match = table.new_match(deal_seed)
         state = match.start_deal()
-        bots = [table.player_kinds[kind](table, s, bot_rng(deal_seed, s)) for s in range(table.players)]
+        bots = [make_player(table, kind, s, bot_rng(deal_seed, s)) for s in range(table.players)]
         history: list[tuple[Any, int, Any]] = []
         while not table.is_deal_over(state) and len(out) < count:
             moves = table.legal_moves(state)
@@ -72,7 +80,9 @@ def positions(table: Any, seed: int, count: int, every: int) -> list[tuple[Any, 
                     out.append((match, state.clone(), seat, list(history)))
                 seen += 1
             bot = bots[seat]
-            move = bot.choose(table.observe(state, seat) if bot.needs_observation else None, tuple(moves))
+            decision = Decision(table, match, state.clone(), seat, 1, len(history))  # a search needs one
+            observation = table.observe(state, seat) if bot.needs_observation else None
+            move = bot.choose(observation, tuple(moves), decision)
             history.append((state.clone(), seat, move))
             table.apply(state, move, moves)
     return out
@@ -155,7 +165,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     reg = discover()
     rows = []
     for table in tables(reg, args.games, args.players):
-        where = positions(table, args.seed, args.positions, args.every)
+        where = positions(table, args.seed, args.positions, args.every, args.play)
         hint = getattr(table.plugin, "hint_level", "hard")
         for spec in args.bots or [*BUDGETS, *([hint] if hint not in BUDGETS else [])]:
             if spec.partition(":")[0] not in table.player_kinds:
@@ -321,6 +331,11 @@ def main() -> None:
         "--positions", type=int, default=50, help="decisions per game and player count (for a true p95)"
     )
     ap.add_argument("--every", type=int, default=3, help="take every N-th decision of the deal")
+    ap.add_argument(
+        "--play",
+        metavar="KIND",
+        help="the kind or level that plays the deals the positions come from (default: greedy)",
+    )
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)

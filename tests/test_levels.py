@@ -218,6 +218,32 @@ def test_the_search_benchmark_runs_and_checks_the_budgets():
     assert checked.returncode in (0, 1) and "budget" in checked.stdout
 
 
+def test_the_search_benchmark_draws_its_positions_from_the_kind_named():
+    """``search_bench --play KIND``: the positions come from deals that kind
+    played (a search given its decision, so it searches); greedy's by default."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    try:
+        import search_bench
+    finally:
+        sys.path.pop(0)
+    table = Table(REGISTRY.game("paquet_voleur"), 2)
+
+    def played(play):
+        return [
+            [str(m) for _s, _seat, m in history]
+            for _m, _st, _seat, history in search_bench.positions(table, 11, 6, 2, play)
+        ]
+
+    greedy = played(None)
+    assert greedy == played("greedy") and any(greedy)
+    assert played("random") != greedy
+    searched = played("ismcts:iterations=30,prior=greedy,rollout=greedy")
+    assert searched != greedy and searched != played("ismcts:iterations=1")  # it searched
+
+
 def test_the_hint_says_when_it_kept_a_move_it_tried_less():
     """With ``confidence`` the search may keep its prior's move though another
     was tried more and did better: the hint says so instead of calling its
