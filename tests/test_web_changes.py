@@ -323,6 +323,8 @@ def test_the_page_rebuilds_the_same_frames(registry, tmp_path):
         page.wait_for_function("() => frame && frame.status.phase === 'stopped'", timeout=60_000)
         held = page.evaluate("() => frame")
         frames = whole_frames(received)
-        assert held == frames[-1] and sum(m["type"] == "change" for m in received) > 40
+        # many steps came as changes (how many: the table's seed, which the lobby
+        # draws, and the machine's load, under which the publisher sends fewer)
+        assert held == frames[-1] and sum(m["type"] == "change" for m in received) > 10
         assert {k: v for k, v in held.items() if k != "n"} == session.frame(None)
         assert errors == []
