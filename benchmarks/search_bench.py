@@ -334,7 +334,8 @@ def main() -> None:
     ap.add_argument(
         "--play",
         metavar="KIND",
-        help="the kind or level that plays the deals the positions come from (default: greedy)",
+        help="the kind or level that plays the deals the positions come from (default: greedy, "
+        "else random; with --compare each revision's own)",
     )
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--json", action="store_true")

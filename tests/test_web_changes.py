@@ -323,8 +323,9 @@ def test_the_page_rebuilds_the_same_frames(registry, tmp_path):
         page.wait_for_function("() => frame && frame.status.phase === 'stopped'", timeout=60_000)
         held = page.evaluate("() => frame")
         frames = whole_frames(received)
-        # many steps came as changes (how many: the table's seed, which the lobby
-        # draws, and the machine's load, under which the publisher sends fewer)
+        # many steps came as changes (how many: when the page connected, a table of
+        # bots beginning at once, and the machine's load, under which the
+        # publisher sends fewer)
         assert held == frames[-1] and sum(m["type"] == "change" for m in received) > 10
         assert {k: v for k, v in held.items() if k != "n"} == session.frame(None)
         assert errors == []

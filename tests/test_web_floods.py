@@ -384,17 +384,19 @@ def test_idle_expiry_counts_people_not_spectators(tmp_path, registry):
             Client(http, token(made["watch"]), inbox, stack)  # watched all along
         Client(http, token(here["seats"][0]["link"]), inbox, stack)
         started = time.monotonic()
-        gone: dict[str, float] = {}  # when each table was seen closed
+        gone: dict[str, float] = {}  # when each table stopped, by its own clock
         while len(gone) < 2 and time.monotonic() - started < WAIT:
             for made in (left, nobody, here):
-                if made["id"] not in gone and lobby.sessions[made["id"]].ended is not None:
-                    gone[made["id"]] = time.monotonic()
+                ended = lobby.sessions[made["id"]].ended
+                if made["id"] not in gone and ended is not None:
+                    gone[made["id"]] = ended
             time.sleep(0.02)
         assert set(gone) == {left["id"], nobody["id"]}, gone
-        # timed from what each clock counts from, not from when the test got here
-        # (a loaded machine may take a while to connect the spectators): nobody's
-        # table within its 0.2 s and the sweep's delays, well before the idle
-        # 1.5 s; the one its person left, no sooner than 1.5 s after he left
+        # each table's stop (``ended``, set when the sweep stops it) timed from
+        # what its clock counts from, not from when the test got here (a loaded
+        # machine may take a while to connect the spectators): nobody's table
+        # within its 0.2 s and the sweep's delays, well before the idle 1.5 s;
+        # the one its person left, no sooner than 1.5 s after he left
         assert gone[nobody["id"]] - made_by < 1.2, gone
         assert gone[left["id"]] - before >= 1.5, gone
         assert lobby.sessions[here["id"]].ended is None

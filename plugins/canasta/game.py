@@ -68,7 +68,8 @@ class Canasta(GamePlugin[Options, CanastaState]):
         # (about 0.05 ms of CPU a move, pure), a count of work, so the moves stay the
         # same on every machine: p95 over 50 positions, pure, on a loaded machine, hard
         # 244 / 237 / 184 ms and expert 745 / 711 / 690 ms at 2 / 3 / 4 players
-        # (benchmarks/search_bench.py canasta --check).
+        # (benchmarks/search_bench.py canasta --check); hard at two players on the
+        # learned evaluation (below): 158 ms, 196 ms on positions of its own games (--play hard).
         # At two and four players the search leaves greedy's move only when it is a standard
         # error better (confidence=1): at four, without it the search was not separated from
         # greedy, with it clearly ahead; at two it beat the same search without it (+125
