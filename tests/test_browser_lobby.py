@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from test_browser import DESKTOP, browser, server, sync_api  # noqa: F401
+from test_browser import DESKTOP, PHONE, browser, server, shots, sync_api  # noqa: F401
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 20_000  # ms
@@ -27,6 +27,13 @@ def errors_of(page: Any) -> list[str]:
 def plate_says(seat: int, name: str) -> str:
     """A page's test: the seat plate of ``seat`` names ``name``."""
     return f"() => document.querySelector(\"#felt .seat[data-seat='{seat}'] .who\")?.textContent === '{name}'"
+
+
+def on_screen(page: Any, selector: str) -> bool:
+    """The element is laid out within the page's width (no sideways scroll to reach it)."""
+    box = page.locator(selector).bounding_box()
+    width = page.viewport_size["width"]
+    return box is not None and box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= width
 
 
 def frame_of(page: Any) -> Any:
@@ -130,7 +137,7 @@ def test_the_makers_start_gives_an_empty_seat_to_a_bot_and_the_table_says_so(ser
     session = lobby.open_data(body, client="127.0.0.1")
     _, bea_token = lobby.take(session.id, 1, "Bea")
     ana_ctx = browser.new_context(viewport=DESKTOP)
-    bea_ctx = browser.new_context(viewport=DESKTOP)
+    bea_ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)  # she waits on her phone
     try:
         bea = bea_ctx.new_page()
         bea_errors = errors_of(bea)
@@ -138,9 +145,18 @@ def test_the_makers_start_gives_an_empty_seat_to_a_bot_and_the_table_says_so(ser
         bea.wait_for_selector("#waiting.now", timeout=TIMEOUT)
         assert "Ana may start the table without waiting." in bea.inner_text("#waiting")
         assert bea.locator("#start-table").count() == 0  # not hers to press
+        assert on_screen(bea, "#waiting")
+        # the maker's seat, named but nobody there yet; the seat nobody took, free
+        bea.wait_for_function(plate_says(0, "Ana"), timeout=TIMEOUT)
+        assert bea.locator("#felt .seat[data-seat='0'] .meta").inner_text() == "not here yet"
+        assert bea.locator("#felt .seat[data-seat='2'] .meta").inner_text() == "free"
+        bea.screenshot(path=str(shots() / "waiting-phone.png"))
         ana = ana_ctx.new_page()
         ana_errors = errors_of(ana)
         ana.goto(f"{base}/seat/{session.links[session.room.maker_seat]}")
+        ana.wait_for_selector("#waiting.now #start-table", timeout=TIMEOUT)
+        assert on_screen(ana, "#waiting") and on_screen(ana, "#start-table")
+        ana.screenshot(path=str(shots() / "waiting-desktop.png"))
         ana.click("#start-table", timeout=TIMEOUT)
         for page in (ana, bea):
             page.wait_for_selector("#waiting .bot-note", timeout=TIMEOUT)

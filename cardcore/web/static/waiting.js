@@ -37,11 +37,15 @@ function renderWaiting(f) {
       box.append(el("small", "muted", _("{name} may start the table without waiting.", { name: name(st.host) })));
     }
   }
-  if (waiting) {  // a seat nobody sat at is free, not away: its plate says so (table.js drew it)
+  if (waiting) {  // an awaited seat is not away: free if nobody took it, else its person is not here yet (table.js drew the plate)
     st.awaited.forEach((i) => {
+      const d = f.table.name_says ? f.table.name_says[i] : null;
+      const free = d && typeof d === "object" && d.t === "free seat";
       document.querySelectorAll("#felt .seat[data-seat='" + i + "'], #you-spot .seat[data-seat='" + i + "']").forEach((chip) => {
         chip.classList.remove("away");
-        chip.querySelectorAll(".meta .badge").forEach((b) => { if (b.textContent === _("away")) b.textContent = _("free"); });
+        chip.querySelectorAll(".meta .badge").forEach((b) => {
+          if (b.textContent === _("away") || b.textContent === _("free")) b.textContent = free ? _("free") : _("not here yet");
+        });
       });
     });
   }
