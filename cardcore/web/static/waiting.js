@@ -7,10 +7,15 @@
 // table.js's, el() cards.js's.
 "use strict";
 
+// whether seat i is a free seat (nobody took it: the table names it "free seat")
+function isFreeSeat(f, i) {
+  const d = f.table.name_says ? f.table.name_says[i] : null;
+  return !!(d && typeof d === "object" && d.t === "free seat");
+}
+
 // an awaited seat as the page says it: a free seat by its number (from 1, as "Player 2"), a named seat by its name
 function awaitedName(f, i) {
-  const d = f.table.name_says ? f.table.name_says[i] : null;
-  return d && typeof d === "object" && d.t === "free seat" ? _("seat {n}", { n: i + 1 }) : name(i);
+  return isFreeSeat(f, i) ? _("seat {n}", { n: i + 1 }) : name(i);
 }
 
 function renderWaiting(f) {
@@ -39,8 +44,7 @@ function renderWaiting(f) {
   }
   if (waiting) {  // an awaited seat is not away: free if nobody took it, else its person is not here yet (table.js drew the plate)
     st.awaited.forEach((i) => {
-      const d = f.table.name_says ? f.table.name_says[i] : null;
-      const free = d && typeof d === "object" && d.t === "free seat";
+      const free = isFreeSeat(f, i);
       document.querySelectorAll("#felt .seat[data-seat='" + i + "'], #you-spot .seat[data-seat='" + i + "']").forEach((chip) => {
         chip.classList.remove("away");
         chip.querySelectorAll(".meta .badge").forEach((b) => {
