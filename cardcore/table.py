@@ -139,6 +139,13 @@ class Table:
         self._observe: Callable[[DealState, int | None], Observation] = _direct(
             pm.hook.cardcore_observe, ("state", "seat"), traced
         )
+        # a search that stops its playouts counts the points held at each stop (score_position)
+        self._finish_deal: Callable[[DealState], None] = _direct(
+            pm.hook.cardcore_finish_deal, ("state",), traced
+        )
+        self._score_deal: Callable[[DealState], list[SideScore]] = _direct(
+            pm.hook.cardcore_score_deal, ("state",), traced
+        )
         self.hook.cardcore_table_ready(table=self)  # the game binds its own hooks' direct callers
         self.deck: list[Card] = self.hook.cardcore_build_deck(table=self)
         self._kinds: dict[str, PlayerFactory] | None = None
@@ -247,11 +254,10 @@ class Table:
         return bool(self.fast_is_deal_over(state))
 
     def finish_deal(self, state: DealState) -> None:
-        self.hook.cardcore_finish_deal(state=state)
+        self._finish_deal(state)
 
     def score_deal(self, state: DealState) -> list[SideScore]:
-        answer: list[SideScore] = self.hook.cardcore_score_deal(state=state)
-        return answer
+        return self._score_deal(state)
 
     def score_position(self, state: DealState) -> list[SideScore]:
         """The points each side holds in ``state`` (a deal over or not), for a
@@ -270,6 +276,13 @@ class Table:
 
     def observe(self, state: DealState, seat: int | None) -> Observation:
         return self._observe(state, seat)
+
+    def observes_as_game(self) -> bool:
+        """Whether a seat's view is the game's own ``cardcore_observe`` alone
+        (no house rule wraps or answers it, no tracing): an encoding may then
+        write the view straight from the state (``Encoding.observe_state``)."""
+        own = getattr(self.plugin, "cardcore_observe", None)
+        return own is not None and self._observe == own
 
     def spectate(self, state: DealState) -> Observation:
         """The public view: what a spectator sees (no hand)."""

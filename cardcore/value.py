@@ -159,7 +159,7 @@ class Evaluator:
         if table.fast_is_deal_over(state):
             return held_margin(table, state, seat)[0]  # the deal's own result: nothing to predict
         vector = [0.0] * model.size
-        self.encoding.observe(table.observe(state, seat), vector)
+        self.encoding.observe_state(table, state, seat, vector)  # the seat's view, as features() reads it
         mine = table.side_of[seat]
         turn = table.side_of[state.to_act] == mine
         total = reduce(add, map(mul, model.observation, vector), model.bias + (model.turn if turn else 0.0))

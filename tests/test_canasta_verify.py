@@ -40,7 +40,7 @@ def answers(table: Table, state: CanastaState) -> tuple[bool, int]:
     plugin = table.plugin
     seat = state.to_act
     may_out = plugin._may_go_out(state, seat) if state.phase != ANSWER else True
-    minimum = 0 if state.melds[state.team_at[seat]] else plugin._initial_minimum(state, seat)
+    minimum = 0 if state.melds[state.team_at[seat]] else plugin.initial_minimum(state, seat)
     return may_out, minimum
 
 

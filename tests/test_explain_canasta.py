@@ -111,7 +111,7 @@ def minimum_claim(table, state, move, reason):
     seat = state.to_act
     if state.melds[state.team_of(seat)]:
         return "speaks of an initial minimum; the side has melded"
-    minimum = table.plugin._initial_minimum(state, seat)
+    minimum = table.plugin.initial_minimum(state, seat)
     if int(said.group(1)) != minimum:
         return f"says the minimum is {said.group(1)}; it is {minimum}"
     return None

@@ -90,7 +90,7 @@ def reasons(t: Table, s: CanastaState) -> Iterator[tuple[Move, str]]:
     plugin = t.pm.get_plugin("canasta")
     seat = s.to_act
     may_out = plugin._may_go_out(s, seat) if s.phase != "answer" else True
-    minimum = 0 if s.melds[s.team_at[seat]] else plugin._initial_minimum(s, seat)
+    minimum = 0 if s.melds[s.team_at[seat]] else plugin.initial_minimum(s, seat)
     for m in candidates(s):
         if m not in legal:
             yield m, explain(s, m, legal, may_out, minimum)

@@ -122,6 +122,75 @@ def test_the_evaluators_sum_is_the_models_definition(registry, game, players):
             )
 
 
+def _walk(table: Table, seed: int, deals: int):
+    """Every position of ``deals`` deals from ``seed`` played by random moves."""
+    rng = random.Random(seed)
+    for d in range(deals):
+        match = table.new_match(seed + d)
+        state = match.start_deal()
+        while not table.fast_is_deal_over(state):
+            yield state
+            moves = table.fast_legal_moves(state)
+            table.fast_apply_move(state, rng.choice(moves))
+
+
+@pytest.mark.parametrize(
+    ("players", "house_rules"),
+    [
+        (2, ()),
+        (3, ()),
+        (4, ()),
+        (3, ("canasta.every_man_for_himself",)),
+        (4, ("canasta.permission_required",)),
+    ],
+)
+def test_the_state_reader_writes_what_the_view_shows(registry, players, house_rules):
+    """``Encoding.observe_state`` (the evaluator's reader: Canasta writes it
+    straight from the state) writes, for every seat at every position of
+    random deals, exactly what the encoding writes of the seat's view: the
+    same numbers, entry for entry (a float summed otherwise would differ),
+    staged melds, "May I go out?", N17's lone taker and house rules included."""
+    table = Table.from_names(registry, "canasta", players, house_rules=house_rules)
+    encoding = encoding_for(table)
+    assert table.observes_as_game()
+    seen = 0
+    for state in _walk(table, 5200 + players, 3):
+        for seat in range(players):
+            direct = [0.0] * encoding.size
+            encoding.observe_state(table, state, seat, direct)
+            viewed = [0.0] * encoding.size
+            encoding.observe(table.observe(state, seat), viewed)
+            assert direct == viewed, (seen, seat)
+            seen += 1
+    assert seen > 300
+
+
+def test_a_wrapped_view_is_read_through_the_view(registry):
+    """A house rule that answers ``cardcore_observe`` (here: one that hides the
+    pile's top) is what the evaluator's reader reads: the view, not the state."""
+    from cardcore.game import HouseRuleSpec
+    from cardcore.hookspecs import hookimpl
+
+    class HideTop:
+        @hookimpl(wrapper=True)
+        def cardcore_observe(self, state, seat):
+            obs = yield
+            obs.public["pile"] = {**obs.public["pile"], "top": None}
+            return obs
+
+    rule = HouseRuleSpec(name="test.hide_top", game="canasta", summary="", plugin=HideTop())
+    table = Table(registry.game("canasta"), 2, house_rules=[rule])
+    assert not table.observes_as_game()
+    encoding = encoding_for(table)
+    state = _position(table, 11, 3)
+    direct = [0.0] * encoding.size
+    encoding.observe_state(table, state, 0, direct)
+    viewed = [0.0] * encoding.size
+    encoding.observe(table.observe(state, 0), viewed)
+    assert direct == viewed
+    assert not any(direct[len(encoding.cards) : 2 * len(encoding.cards)])  # no top: the rule's view
+
+
 def test_the_search_scores_cut_playouts_with_the_model(registry, monkeypatch):
     """With ``value=learned`` the search's estimates move by the model's bias
     (every cut playout gains it); without a model shipped it plays as with

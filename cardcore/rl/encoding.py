@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardcore.cards import Card
-from cardcore.game import Observation
+from cardcore.game import DealState, Observation
 from cardcore.moves import Move
 
 if TYPE_CHECKING:
@@ -76,6 +76,16 @@ class Encoding:
 
     def observe(self, obs: Observation, out: Vector) -> None:
         raise NotImplementedError
+
+    def observe_state(self, table: Table, state: DealState, seat: int, out: Vector) -> None:
+        """What ``observe(table.observe(state, seat), out)`` writes, for a caller
+        that holds the state (``cardcore.value.Evaluator``: at the end of every
+        cut playout of a search). A game may write it straight from its state,
+        without building the ``Observation``, when the view is its own
+        (``Table.observes_as_game``: no house rule wraps or answers
+        ``cardcore_observe``); it reads then what the view shows and nothing
+        more (a test compares the two on every game's positions)."""
+        self.observe(table.observe(state, seat), out)
 
     def action(self, move: Move, obs: Observation, index: int) -> int:
         raise NotImplementedError

@@ -26,14 +26,17 @@ pile would play alone (3 players); each seat's hand size (/108); the stock
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from cardcore.game import Observation
+from cardcore.game import DealState, Observation
 from cardcore.moves import Move
 from cardcore.rl.encoding import Encoding, Vector
+from cardcore_plugins.canasta.cards import WILD
+from cardcore_plugins.canasta.melds import CANASTA, frozen_for, meld_points
 
 if TYPE_CHECKING:
     from cardcore.table import Table
+    from cardcore_plugins.canasta.state import CanastaState
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK = {r: i for i, r in enumerate(RANKS)}
@@ -50,6 +53,11 @@ class CanastaEncoding(Encoding):
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
+        # the game's own answers a view reads (N10's minimum, N17's alone): ``observe_state``
+        from cardcore_plugins.canasta.game import Canasta
+
+        plugin = table.plugin
+        self._game = plugin if isinstance(plugin, Canasta) else None
         k, r, p = len(self.cards), len(RANKS), self.players
         self.meld_at = 7 + k + r * k
         self.take_at = self.meld_at + MELDS * r
@@ -133,6 +141,67 @@ class CanastaEncoding(Encoding):
         at += p
         out[at] = obs.stock / self.deck
         out[at + 1] = 1.0 if obs.dealer == seat else 0.0
+
+    def observe_state(self, table: Table, state: DealState, seat: int, out: Vector) -> None:
+        """``observe(table.observe(state, seat), out)`` written straight from
+        the state (the learned evaluation's reader at every cut playout's end),
+        when the view is Canasta's own and this class's ``observe`` writes it;
+        else through the view. The same entries in the same order as
+        ``observe`` and ``cardcore_observe`` (a test compares them on every
+        player count's positions): what the seat's view shows, no other hand."""
+        game = self._game
+        if game is None or type(self).observe is not CanastaEncoding.observe or not table.observes_as_game():
+            super().observe_state(table, state, seat, out)
+            return
+        cs = cast("CanastaState", state)
+        k, p = len(self.cards), self.players
+        count = self.cards.count
+        count(cs.hands[seat], out, 0)
+        pile = cs.discard
+        if pile:
+            count([pile[-1]], out, k)
+        at = 2 * k
+        out[at] = len(pile) / self.deck
+        team = cs.team_at[seat]
+        out[at + 1] = 1.0 if frozen_for(cs, team) else 0.0
+        at += 2
+        out[at + PHASES.index(str(cs.phase))] = 1.0
+        at += len(PHASES)
+        for i, (seats, melds, reds) in enumerate(zip(cs.teams, cs.melds, cs.red_threes, strict=True)):
+            base = at + min((s - seat) % p for s in seats) * self.side_size
+            for _, cards in sorted(melds.items()):
+                count(cards, out, base)
+                if len(cards) >= CANASTA:
+                    if any(WILD[c] for c in cards):
+                        out[base + k + 1] += 0.2
+                    else:
+                        out[base + k] += 0.2
+            out[base + k + 2] = len(reds) / 4
+            out[base + k + 3] = min(HIGH, meld_points(melds) / 1000)
+            out[base + k + 4] = 1.0 if frozen_for(cs, i) else 0.0
+        at += p * self.side_size
+        for seats, points in zip(self.sides, cs.scores, strict=True):
+            out[at + min((s - seat) % p for s in seats)] = max(0.0, min(HIGH, points / 5000))
+        at += p
+        if cs.staged:
+            for cards in cs.staged.values():
+                count(cards, out, at)
+            out[at + k] = min(HIGH, meld_points(cs.staged) / 1000)
+        at += k
+        if not cs.melds[team]:
+            out[at + 1] = min(HIGH, game.initial_minimum(cs, seat) / 120)
+        at += 2
+        if cs.asked in ASKED:
+            out[at + ASKED.index(cs.asked)] = 1.0
+        at += len(ASKED)
+        out[at] = 1.0 if game.alone_if_taken(cs) else 0.0
+        at += 1
+        hands = cs.hands
+        for i in range(p):
+            out[at + i] = len(hands[(seat + i) % p]) / self.deck
+        at += p
+        out[at] = len(cs.stock) / self.deck
+        out[at + 1] = 1.0 if cs.dealer == seat else 0.0
 
     def _slots(self, sides: Sequence[dict[str, Any]], seat: int) -> dict[int, dict[str, Any]]:
         """Each side at the slot of its first seat from ``seat`` on."""

@@ -18,7 +18,7 @@ from cardcore.moves import Move
 from cardcore.seats import left_of, make_sides
 from cardcore.table import Table
 from cardcore_plugins.canasta import movegen, moves, rules
-from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, VALUES, WILD, is_red_three
+from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, RED_THREES, VALUES, WILD, is_red_three
 from cardcore_plugins.canasta.checks import DealEnds
 from cardcore_plugins.canasta.features import features
 from cardcore_plugins.canasta.hookspecs import CanastaSpec
@@ -252,7 +252,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
             "canasta_initial_minimum", "state", "seat", "score"
         )
 
-    def _initial_minimum(self, state: CanastaState, seat: int) -> int:
+    def initial_minimum(self, state: CanastaState, seat: int) -> int:
         """``canasta_initial_minimum`` for ``seat``'s side (N10), called directly."""
         return self._minimum(state, seat, self._score_for_minimum(state, seat))
 
@@ -261,7 +261,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
         seat = state.to_act
         legal = self.cardcore_legal_moves(state)
         may_out = self._may_go_out(state, seat) if state.phase != ANSWER else True
-        minimum = 0 if state.melds[state.team_at[seat]] else self._initial_minimum(state, seat)
+        minimum = 0 if state.melds[state.team_at[seat]] else self.initial_minimum(state, seat)
         return rules.explain(state, move, legal, may_out, minimum)
 
     @hookimpl
@@ -294,7 +294,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
     def cardcore_finish_deal(self, state: CanastaState) -> None:
         # N7a: red threes dealt to a seat whose turn never came count as laid
         for seat, hand in enumerate(state.hands):
-            if any(is_red_three(c) for c in hand):
+            if not RED_THREES.isdisjoint(hand):  # (a search counts positions so: the quick test first)
                 state.red_threes[state.team_at[seat]].extend(c for c in hand if is_red_three(c))
                 hand[:] = [c for c in hand if not is_red_three(c)]
         # a staged initial meld that was never committed goes back to the hand
@@ -382,7 +382,7 @@ class Canasta(GamePlugin[Options, CanastaState]):
             public["staged"] = [_meld_view(r, m) for r, m in state.staged.items()]
             public["staged_points"] = rules.meld_points(state.staged)
         if seat is not None and not state.melds[state.team_at[seat]]:
-            public["initial_minimum"] = self._initial_minimum(state, seat)
+            public["initial_minimum"] = self.initial_minimum(state, seat)
         if state.asked:
             public["asked"] = state.asked
         if self.alone_if_taken(state):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from cardcore.cards import Card
 from cardcore.i18n import NP_
-from cardcore_plugins.canasta.cards import VALUES, WILD, is_red_three
+from cardcore_plugins.canasta.cards import RED_THREES as RED_THREE_CARDS
+from cardcore_plugins.canasta.cards import VALUES, WILD
 from cardcore_plugins.canasta.state import CanastaState
 from cardcore_plugins.canasta.words import T
 
@@ -51,7 +52,7 @@ def team_breakdown(state: CanastaState, team: int) -> dict[str, int]:
     if state.went_out is not None and state.went_out in state.teams[team] and not state.last_red_three:
         out = 200 if state.went_out_concealed else 100
     hand: list[Card] = [c for s in state.teams[team] for c in state.hands[s]]
-    penalty = -sum(VALUES[c] for c in hand if not is_red_three(c))  # N3, N7a: never hand cards
+    penalty = -sum(VALUES[c] for c in hand if c not in RED_THREE_CARDS)  # N3, N7a: never hand cards
     return {
         BASE: base,
         CANASTAS: canastas,
