@@ -84,7 +84,7 @@ class Encoding:
         without building the ``Observation``, when the view is its own
         (``Table.observes_as_game``: no house rule wraps or answers
         ``cardcore_observe``); it reads then what the view shows and nothing
-        more (a test compares the two on every game's positions)."""
+        more (a test should compare the two: Canasta's, ``tests/test_value.py``)."""
         self.observe(table.observe(state, seat), out)
 
     def action(self, move: Move, obs: Observation, index: int) -> int:

@@ -31,8 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 from cardcore.game import DealState, Observation
 from cardcore.moves import Move
 from cardcore.rl.encoding import Encoding, Vector
-from cardcore_plugins.canasta.cards import WILD
-from cardcore_plugins.canasta.melds import CANASTA, frozen_for, meld_points
+from cardcore_plugins.canasta.melds import canasta_kind, frozen_for, meld_points
 
 if TYPE_CHECKING:
     from cardcore.table import Table
@@ -57,7 +56,9 @@ class CanastaEncoding(Encoding):
         from cardcore_plugins.canasta.game import Canasta
 
         plugin = table.plugin
-        self._game = plugin if isinstance(plugin, Canasta) else None
+        # the view is the game's own and this class writes it: observe_state reads the state
+        direct = type(self).observe is CanastaEncoding.observe and table.observes_as_game()
+        self._game = plugin if isinstance(plugin, Canasta) and direct else None
         k, r, p = len(self.cards), len(RANKS), self.players
         self.meld_at = 7 + k + r * k
         self.take_at = self.meld_at + MELDS * r
@@ -150,7 +151,7 @@ class CanastaEncoding(Encoding):
         ``observe`` and ``cardcore_observe`` (a test compares them on every
         player count's positions): what the seat's view shows, no other hand."""
         game = self._game
-        if game is None or type(self).observe is not CanastaEncoding.observe or not table.observes_as_game():
+        if game is None or table.plugin is not game:
             super().observe_state(table, state, seat, out)
             return
         cs = cast("CanastaState", state)
@@ -168,20 +169,20 @@ class CanastaEncoding(Encoding):
         out[at + PHASES.index(str(cs.phase))] = 1.0
         at += len(PHASES)
         for i, (seats, melds, reds) in enumerate(zip(cs.teams, cs.melds, cs.red_threes, strict=True)):
-            base = at + min((s - seat) % p for s in seats) * self.side_size
+            base = at + self._slot(seats, seat) * self.side_size
             for _, cards in sorted(melds.items()):
                 count(cards, out, base)
-                if len(cards) >= CANASTA:
-                    if any(WILD[c] for c in cards):
-                        out[base + k + 1] += 0.2
-                    else:
-                        out[base + k] += 0.2
+                kind = canasta_kind(cards)
+                if kind == "natural":
+                    out[base + k] += 0.2
+                elif kind == "mixed":
+                    out[base + k + 1] += 0.2
             out[base + k + 2] = len(reds) / 4
             out[base + k + 3] = min(HIGH, meld_points(melds) / 1000)
             out[base + k + 4] = 1.0 if frozen_for(cs, i) else 0.0
         at += p * self.side_size
         for seats, points in zip(self.sides, cs.scores, strict=True):
-            out[at + min((s - seat) % p for s in seats)] = max(0.0, min(HIGH, points / 5000))
+            out[at + self._slot(seats, seat)] = max(0.0, min(HIGH, points / 5000))
         at += p
         if cs.staged:
             for cards in cs.staged.values():
@@ -205,11 +206,11 @@ class CanastaEncoding(Encoding):
 
     def _slots(self, sides: Sequence[dict[str, Any]], seat: int) -> dict[int, dict[str, Any]]:
         """Each side at the slot of its first seat from ``seat`` on."""
-        out: dict[int, dict[str, Any]] = {}
-        for side in sides:
-            seats = side["seats"]
-            out[min((s - seat) % self.players for s in seats)] = side
-        return out
+        return {self._slot(side["seats"], seat): side for side in sides}
+
+    def _slot(self, seats: Sequence[int], seat: int) -> int:
+        """A side's slot: its first seat from ``seat`` on."""
+        return min((s - seat) % self.players for s in seats)
 
     def _laid(self, move: Move) -> list[int]:
         index = self.cards.index

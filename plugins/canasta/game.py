@@ -22,6 +22,7 @@ from cardcore_plugins.canasta.cards import DECK, RANK_NAMES, RED_THREES, VALUES,
 from cardcore_plugins.canasta.checks import DealEnds
 from cardcore_plugins.canasta.features import features
 from cardcore_plugins.canasta.hookspecs import CanastaSpec
+from cardcore_plugins.canasta.melds import canasta_kind
 from cardcore_plugins.canasta.scoring import team_breakdown
 from cardcore_plugins.canasta.state import (
     ANSWER,
@@ -544,14 +545,7 @@ Canasta.move_kinds = tuple(k.replace(" ", "_") for k in MOVE_KINDS)  # ``why`` m
 
 def _meld_view(rank: int, cards: list[Card]) -> dict[str, Any]:
     """A meld as data: its rank, its cards, and whether it is a canasta (N8)."""
-    return {"rank": RANK_NAMES[rank], "cards": cards[:], "canasta": _canasta(cards)}
-
-
-def _canasta(cards: list[Card]) -> str | None:
-    """N8: a meld of seven or more is a canasta, natural without a wild card."""
-    if len(cards) < rules.CANASTA:
-        return None
-    return "mixed" if any(WILD[c] for c in cards) else "natural"
+    return {"rank": RANK_NAMES[rank], "cards": cards[:], "canasta": canasta_kind(cards)}
 
 
 def _sides(players: int, options: Options) -> tuple[tuple[int, ...], ...]:

@@ -48,6 +48,13 @@ def frozen_for(state: CanastaState, team: int) -> bool:
     return any(WILD[c] for c in state.discard)
 
 
+def canasta_kind(cards: list[Card]) -> str | None:
+    """N8: a meld of seven or more is a canasta, natural without a wild card."""
+    if len(cards) < CANASTA:
+        return None
+    return "mixed" if any(WILD[c] for c in cards) else "natural"
+
+
 def count_canastas(melds: dict[int, list[Card]]) -> int:
     return sum(1 for m in melds.values() if len(m) >= CANASTA)
 
