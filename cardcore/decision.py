@@ -61,11 +61,18 @@ class Step:
 class Rewind(Exception):
     """Raised from ``choose`` to take the game back to a ``Checkpoint`` of
     this deal (a person's undo): the engine restores the state, the players'
-    random generators and the listeners (``Listener.rewind``) and asks again."""
+    random generators and the listeners (``Listener.rewind``) and asks again.
 
-    def __init__(self, point: Checkpoint) -> None:
+    ``redeal``: a seed (a string) for the cards the seat to act cannot see
+    there, dealt again (``Table.sample_state``) so that what the person saw
+    after that decision (the stock's next card, a card an opponent played)
+    tells him nothing of the deal he goes back to; the listeners hear it
+    (``Listener.redealt``) and a log keeps the seed. None: the same cards."""
+
+    def __init__(self, point: Checkpoint, redeal: str | None = None) -> None:
         super().__init__("rewind")
         self.point = point
+        self.redeal = redeal
 
 
 @dataclass(frozen=True)

@@ -324,8 +324,11 @@ class TableSpec:
         ``state`` itself is not changed.
 
         Called by search bots (through ``Table.sample_state``) to determinize
-        what a seat knows; the core's default redeals the other hands and the
-        stock together. None: no opinion (the next implementation is asked).
+        what a seat knows, and by the engine when a person takes a move back
+        against bots (``runner._redeal``): the deal then goes on from the
+        copy, so it must be a deal the rules can play on. The core's default
+        redeals the other hands and the stock together. None: no opinion (the
+        next implementation is asked).
         """
 
     # ---- learning agents (cardcore[rl]) -------------------------------------

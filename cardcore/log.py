@@ -2,8 +2,10 @@
 
 Line 1 is the table (game, players, options, house rules, seat kinds); then
 per match ``match_start`` (with its seed), the chance steps, and per deal
-``deal_start`` (the dealt state as a position), every ``move``, ``deal_end``;
-finally ``match_end``.  Each line is flushed as it is written, so a game
+``deal_start`` (the dealt state as a position), every ``move`` (and, where a
+person took a move back against bots, ``redeal``: the seed that dealt the cards
+he could not see again, ``runner.Listener.redealt``), ``deal_end``; finally
+``match_end``.  Each line is flushed as it is written, so a game
 stopped half-way keeps everything played so far.
 
 The header also states the seeding (``play``: the match plays with the
@@ -35,7 +37,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from cardcore.decision import Decision, Step
+from cardcore.decision import Decision, Rewind, Step
 from cardcore.errors import CardcoreError, ReplayMismatch, TableError, at, joined, message
 from cardcore.game import DealState, Observation
 from cardcore.i18n import T
@@ -166,6 +168,9 @@ class GameLog(Listener):
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
         self.write({"event": "move", "seat": step.seat, "move": step.public})
+
+    def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
+        self.write(event)  # a take back's hidden cards dealt again: its seed
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         self.write({"event": "deal_end", **result.to_json(), "scores": list(match.scores)})
@@ -396,6 +401,11 @@ class _Logged:
         self, observation: Observation | None, moves: Sequence[Move], decision: Decision | None = None
     ) -> Move:
         run = self.run
+        ahead = run.lines.peek()
+        if ahead is not None and ahead.get("event") == "redeal" and decision is not None:
+            # a take back went on from here with the hidden cards dealt again: the
+            # engine deals them from the logged seed, and ``_Check.redealt`` reads the line
+            raise Rewind(decision.checkpoint(), str(ahead.get("seed")))
         ev = run.lines.take()
         kind = ev.get("event")
         if kind != "move":
@@ -493,6 +503,19 @@ class _Check(Listener):
             )
         if run.table.is_deal_over(state) and run.lines.peek() is None:
             raise _End  # the log stops after the deal's last move: nothing scored yet
+
+    def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
+        run = self.run
+        ev = run.lines.take()
+        if ev != event:
+            raise run.fail(
+                T(
+                    "chance steps differ: log {logged}, replay {replayed}",
+                    logged=str([ev]),
+                    replayed=str([event]),
+                )
+            )
+        run.state = state  # the deal goes on from the cards dealt again
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         run = self.run

@@ -133,7 +133,15 @@ class QuitGame(Exception):
 
 
 class UndoRequest(Exception):
-    """The human asked to go back to his previous decision (against bots only)."""
+    """The human asked to go back to his previous decision (against bots only).
+
+    ``redeal`` (the default): the cards he cannot see there are dealt again
+    (``Undoable``); False only for a web journal's take back written before
+    take backs dealt them again, played again as it was played."""
+
+    def __init__(self, redeal: bool = True) -> None:
+        super().__init__("undo")
+        self.redeal = redeal
 
 
 class Undoable:
@@ -143,12 +151,21 @@ class Undoable:
     knows nothing of undo; ``cardcore play`` wraps the seat when one person
     plays, and so does a web table of one person against bots (its
     ``take_back`` message). A move the person is shown though it is his only
-    one (the browser shows it) takes him back to his previous decision."""
+    one (the browser shows it) takes him back to his previous decision.
+
+    Going back, the cards he cannot see at that decision are dealt again
+    (``Rewind.redeal``): the stock's next card or an opponent's card he saw
+    since would otherwise be known to him there, which his seat may not
+    know. The seed is the match's, the deal, the decision and how many take
+    backs this seat made in the deal (a web table resumed takes the same
+    back, to the same deal): the same game plays the same, and the person
+    cannot choose what comes."""
 
     def __init__(self, player: Any) -> None:
         self.player = player
         self.needs_observation = player.needs_observation
         self.points: list[Checkpoint] = []
+        self.taken = 0  # take backs in this deal (never rewound: each is dealt anew)
         if hasattr(player, "rng"):
             self.rng = player.rng
 
@@ -161,6 +178,7 @@ class Undoable:
         assert decision is not None, "the engine hands every decision its context"
         if self.points and self.points[-1].deal != decision.deal:
             self.points = []  # a new deal: no way back into the last one
+            self.taken = 0
         if len(moves) == 1 and not getattr(self.player, "confirm_forced", False):
             # a move that plays itself is no decision to come back to: undoing to
             # it would play it again, and bring him back where he was; a person
@@ -169,19 +187,27 @@ class Undoable:
             decision.can_undo = bool(self.points)
             try:
                 forced: Move = self.player.choose(observation, moves, decision)
-            except UndoRequest:
+            except UndoRequest as undo:
                 if not self.points:
                     raise
-                raise Rewind(self.points.pop()) from None
+                raise self._back(decision, undo) from None
             return forced
         self.points.append(decision.checkpoint())
         decision.can_undo = len(self.points) > 1
         try:
             move: Move = self.player.choose(observation, moves, decision)
-        except UndoRequest:
+        except UndoRequest as undo:
             self.points.pop()  # this decision
-            raise Rewind(self.points.pop()) from None  # back to his previous one
+            raise self._back(decision, undo) from None  # back to his previous one
         return move
+
+    def _back(self, decision: Decision, undo: UndoRequest) -> Rewind:
+        """The way back to his previous decision, its hidden cards dealt again."""
+        point = self.points.pop()
+        self.taken += 1
+        if not undo.redeal:
+            return Rewind(point)
+        return Rewind(point, f"take back/{decision.match.seed}/{point.deal}/{point.moves}/{self.taken}")
 
 
 def reason_not(

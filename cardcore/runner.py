@@ -61,6 +61,11 @@ class Listener:
     def rewind(self, token: Any) -> None:
         """Forget what was said since ``checkpoint`` gave ``token`` (undo)."""
 
+    def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
+        """After a take back's ``rewind``: the cards the seat to act cannot see
+        were dealt again (``Rewind.redeal``); ``state`` is the deal now and
+        ``event`` its log line, ``{"event": "redeal", "moves", "seed"}``."""
+
 
 class ConservationCheck(Listener):
     """After each deal, every card of the deck is somewhere, once (``--check``):
@@ -191,6 +196,8 @@ def play_deal(
             move = player.choose(obs, tuple(moves), decision)
         except Rewind as back:
             state, n, followers.view = _rewind(back.point, players, listeners)
+            if back.redeal is not None:
+                state = _redeal(table, match, state, n, back.redeal, listeners)
             for w in followers.watchers:  # what they saw since is undone
                 w.witness({"event": "rewind", "moves": n})
             decision = Decision(table, match, state, 0, deal, n, players, listeners, followers.view)
@@ -267,6 +274,20 @@ class _Followers:
         for lst in self.readers:
             lst.move(self.match, state, step)
         return after
+
+
+def _redeal(
+    table: Table, match: Match, state: DealState, n: int, seed: str, listeners: Sequence[Listener]
+) -> DealState:
+    """The deal a take back goes back to, its hidden cards dealt again: what
+    the seat to act cannot see, as that seat may imagine it (the game's
+    ``cardcore_sample_state``: the cards it knows stay where it knows them),
+    from ``seed``. The seat's view, and so the spectators', is the same."""
+    state = table.sample_state(state, state.to_act, random.Random(seed))
+    event = {"event": "redeal", "moves": n, "seed": seed}
+    for lst in listeners:
+        lst.redealt(match, state, event)
+    return state
 
 
 def _rewind(

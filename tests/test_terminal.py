@@ -35,6 +35,22 @@ def test_undo_goes_back_to_the_previous_decision(tmp_path):
     assert '"text":"JOKER15 trails"' not in lines and '"text":"6H trails"' in lines
 
 
+def test_undo_deals_the_unseen_cards_again_and_the_save_resumes(tmp_path, monkeypatch):
+    """Back at his previous decision the cards he cannot see are dealt again
+    (``players.Undoable``); the save keeps the redeal's seed, so the game
+    resumes in the deal he left and replays whole."""
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "4", input="2\nu\n1\n1\ns\nq\n")
+    assert code == 0, out
+    assert "— the cards you cannot see are dealt again —" in out
+    saved = tmp_path / "carrousel-4.jsonl"
+    assert '"event":"redeal"' in saved.read_text()
+    code, out = run_cli("play", "--resume", str(saved), input="1\n" * 400)
+    assert code == 0 and "Resuming" in out, out[-400:]
+    code, out = run_cli("replay", str(saved), "--check")
+    assert code == 0 and "log complete" in out, out
+
+
 def test_a_hint_names_the_bots_move():
     code, out = run_cli("play", "carrousel", "--players", "2", "--seed", "4", input="h\nq\n")
     # in words, from what the search (Carrousel's hint level, expert at 1,000 iterations)

@@ -1,7 +1,8 @@
 """Take back at a web table (``{"type": "take_back"}``): a person alone
 against bots goes back to his previous decision of the deal, past his own
 forced moves, as the terminal's ``u`` does (``players.Undoable``): the same
-decision comes back with the same hand and the same view; the take back is
+decision comes back with the same hand and the same view, the cards he cannot
+see dealt again (``tests/test_take_back.py``); the take back is
 journaled, and a table resumed after a restart takes it back again. A table
 of several people has none."""
 
@@ -46,7 +47,9 @@ def play_and_take_back(inbox: queue.Queue[Any], me: Any, times: int) -> list[dic
             frame = next_decision(inbox, me, seen)
             assert frame["view"] == before["view"]  # the same hand, the same table
             assert [m["text"] for m in frame["moves"]] == [m["text"] for m in before["moves"]]
-            assert frame["history"][-1]["text"].endswith("takes a move back")
+            assert frame["history"][-2]["text"].endswith("takes a move back")
+            # what he cannot see there is dealt again: what he saw since tells him nothing
+            assert frame["history"][-1]["text"].endswith("cannot see are dealt again")
             back_at.append(frame)
             if len(back_at) == times:
                 return back_at

@@ -188,6 +188,11 @@ class Printer(Listener):
         self._turn_seat, self._turns = None, ()
         self.echo("  " + _("— undone: back to your previous decision —"))
 
+    def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
+        # i18n: after an undo: the cards the person cannot see (the stock, the others' hands)
+        # are shuffled and dealt again, so what he saw since tells him nothing
+        self.echo("  " + _("— the cards you cannot see are dealt again —"))
+
     def match_end(self, match: Match) -> None:
         self.flush()
         winners = match.winners()

@@ -4,7 +4,8 @@ a restart, and the journal of a resumed table played again.
 Each entry is committed to the store (``store.Store.append``) before the
 game goes on: a match's seed (``{"t": "match"}``), each move chosen, a seat
 handed to a bot and given back (``cover``/``uncover``), a person's take back
-against bots (``take_back``: played again, it takes the same decision back).
+against bots (``take_back``: played again, it takes the same decision back,
+its hidden cards dealt again as they were: ``"redeal": true``).
 Every player of a table is wrapped in ``Journaled``: a resumed table's seat
 first plays the moves its journal holds, then each move chosen is journaled
 before the engine applies it.
@@ -102,16 +103,21 @@ class Journaled:
         entry = journal.replayed("move")
         if entry is not None:
             return self.from_journal(entry, moves, decision)
-        if journal.replay and journal.replay[0].get("seat") == self.seat and journal.replayed("take_back"):
-            raise UndoRequest  # he took this decision back: the same again (``players.Undoable``)
+        if journal.replay and journal.replay[0].get("seat") == self.seat:
+            taken = journal.replayed("take_back")
+            if taken is not None:
+                # he took this decision back: the same again (``players.Undoable``), its hidden
+                # cards dealt again as they were (a take back journaled before they were: not)
+                raise UndoRequest(redeal=bool(taken.get("redeal")))
         if journal.replay:
             raise CardcoreError(
                 f"the journal has a {str(journal.replay[0].get('t'))[:20]!r} where a move is played"
             )
         try:
             chosen: Move = self.inner.choose(observation, moves, decision)
-        except UndoRequest:
-            journal.append({"t": "take_back", "seat": self.seat})  # before the game goes back
+        except UndoRequest as undo:
+            entry = {"t": "take_back", "seat": self.seat, **({"redeal": True} if undo.redeal else {})}
+            journal.append(entry)  # before the game goes back
             raise
         journal.append({"t": "move", "seat": self.seat, "move": move_to_json(chosen, "")})
         return chosen

@@ -6,7 +6,7 @@ computed anew (``TableSession._refresh``: ``GameThread.refresh``, which
 publishes the frames), paces the bots for the people following them, and
 waits between the deals for the people's *next*. A person's take back
 (``players.Undoable``: the engine's ``Rewind``) brings the views and this
-deal's history back to his decision.
+deal's history back to his decision, the cards he cannot see dealt again.
 """
 
 from __future__ import annotations
@@ -127,5 +127,17 @@ class Steps(Listener):
             s.publisher.history.extend(history)
             seat = state.to_act
             s.publisher.say(T("{name} takes a move back", name=s.table.names[seat]), kind="event")
+        self.state = state
+        s._refresh(state)
+
+    def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
+        """After the take back: the cards its taker cannot see were dealt again
+        (the views are the same: they show nothing of those cards)."""
+        s = self.s
+        with s._cond:
+            name = s.table.names[state.to_act]
+            # i18n: in the history, after "Ana takes a move back": the stock and the others'
+            # hands are shuffled and dealt again
+            s.publisher.say(T("The cards {name} cannot see are dealt again", name=name), kind="event")
         self.state = state
         s._refresh(state)
