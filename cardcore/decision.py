@@ -63,16 +63,21 @@ class Rewind(Exception):
     this deal (a person's undo): the engine restores the state, the players'
     random generators and the listeners (``Listener.rewind``) and asks again.
 
-    ``redeal``: a seed (a string) for the cards the seat to act cannot see
-    there, dealt again (``Table.sample_state``) so that what the person saw
-    after that decision (the stock's next card, a card an opponent played)
-    tells him nothing of the deal he goes back to; the listeners hear it
-    (``Listener.redealt``) and a log keeps the seed. None: the same cards."""
+    ``redeal``: the cards the seat to act cannot see there are dealt again
+    (``runner._redeal``), so that what the person saw after that decision (the
+    stock's next card, a card an opponent played) tells him nothing of the
+    deal he goes back to; the listeners hear it (``Listener.redealt``) and a
+    log keeps its ``seed`` and ``count`` (the deal's take backs dealt again so
+    far), which a replay gives back. False: the same cards."""
 
-    def __init__(self, point: Checkpoint, redeal: str | None = None) -> None:
+    def __init__(
+        self, point: Checkpoint, redeal: bool = False, seed: str | None = None, count: int | None = None
+    ) -> None:
         super().__init__("rewind")
         self.point = point
         self.redeal = redeal
+        self.seed = seed
+        self.count = count
 
 
 @dataclass(frozen=True)
@@ -167,10 +172,11 @@ class Decision:
         """The match at a glance: the deal, each side's score, what wins."""
         return match_status(self.match, self.deal)
 
-    def checkpoint(self) -> Checkpoint:
-        """A way back to this decision (costs a copy of the state)."""
+    def checkpoint(self, heard: bool = True) -> Checkpoint:
+        """A way back to this decision (costs a copy of the state). ``heard=False``:
+        one the listeners are not told of (a replay's redeal: nothing is undone)."""
         rngs = tuple(p.rng.getstate() if hasattr(p, "rng") else None for p in self._players)
-        tokens = tuple(lst.checkpoint() for lst in self._listeners)
+        tokens = tuple(lst.checkpoint() if heard else None for lst in self._listeners)
         return Checkpoint(self.deal, self._state.clone(), self.index, rngs, tokens, self.view)
 
 

@@ -35,7 +35,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from cardcore.decision import Decision, Rewind, Step
 from cardcore.errors import CardcoreError, ReplayMismatch, TableError, at, joined, message
@@ -286,12 +286,23 @@ def _version_note(head: dict[str, Any]) -> str:
     return T(" (the log was made with {packages})", packages=joined(differ, ", ")) if differ else ""
 
 
-def resume_point(
-    path: Path, registry: Registry
-) -> tuple[Table, dict[str, Any], Match | None, DealState | None]:
-    """Replay a log to its last line: its table and header, and the match and
-    deal in progress there (None when it stops between deals or before any
-    match), to go on playing (``cardcore play --resume``)."""
+class Resumed(NamedTuple):
+    """Where a log stops (``resume_point``): its table and header, the match
+    and the deal in progress there (None when it stops between deals or
+    before any match), the moves made in that deal and its take backs dealt
+    again (``runner.play_deal``'s ``moves`` and ``redeals``)."""
+
+    table: Table
+    head: dict[str, Any]
+    match: Match | None
+    state: DealState | None
+    moves: int
+    redeals: int
+
+
+def resume_point(path: Path, registry: Registry) -> Resumed:
+    """Replay a log to its last line, to go on playing from there (``cardcore
+    play --resume``)."""
     head: dict[str, Any] = {}
     out: list[Any] = []
     try:
@@ -300,8 +311,8 @@ def resume_point(
         raise ReplayMismatch(_with_version_note(err, head)) from None
     if "middle of line" in summary.stop:
         raise CardcoreError(T("{path}: {stop}; remove the cut line to resume", path=path, stop=summary.stop))
-    table, match, state = out
-    return table, head, match, state
+    table, match, state, moves, redeals = out
+    return Resumed(table, head, match, state, moves, redeals)
 
 
 def _replay(
@@ -349,7 +360,7 @@ def _replay(
     listeners: list[Listener] = [_Check(run), *([listener] if listener else [])]
     run.play([_Logged(run) for _ in range(table.players)], listeners)
     if end is not None:
-        end.extend([table, run.match, run.state])
+        end.extend([table, run.match, run.state, run.deal_moves, run.deal_redeals])
     return run.conclude()
 
 
@@ -405,7 +416,14 @@ class _Logged:
         if ahead is not None and ahead.get("event") == "redeal" and decision is not None:
             # a take back went on from here with the hidden cards dealt again: the
             # engine deals them from the logged seed, and ``_Check.redealt`` reads the line
-            raise Rewind(decision.checkpoint(), str(ahead.get("seed")))
+            count = ahead.get("count")
+            seed = ahead.get("seed")
+            if type(count) is not int or type(seed) is not str:
+                said = T(
+                    "chance steps differ: log {logged}, replay {replayed}", logged=str([ahead]), replayed="[]"
+                )
+                raise run.fail(said)
+            raise Rewind(decision.checkpoint(heard=False), redeal=True, seed=seed, count=count)
         ev = run.lines.take()
         kind = ev.get("event")
         if kind != "move":
@@ -485,6 +503,7 @@ class _Check(Listener):
             raise run.fail(T("the dealt cards differ from the log"))
         run.state = state
         run.deal_moves = 0
+        run.deal_redeals = 0
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
         run = self.run
@@ -516,6 +535,7 @@ class _Check(Listener):
                 )
             )
         run.state = state  # the deal goes on from the cards dealt again
+        run.deal_redeals = int(event["count"])
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         run = self.run
@@ -551,6 +571,7 @@ class _Run:
         self.match: Match | None = None
         self.state: DealState | None = None  # the deal being replayed
         self.deal_moves = 0
+        self.deal_redeals = 0  # the deal's take backs dealt again, as its last redeal line counts them
         self.logged_move: dict[str, Any] = {}
 
     @property

@@ -156,16 +156,14 @@ class Undoable:
     Going back, the cards he cannot see at that decision are dealt again
     (``Rewind.redeal``): the stock's next card or an opponent's card he saw
     since would otherwise be known to him there, which his seat may not
-    know. The seed is the match's, the deal, the decision and how many take
-    backs this seat made in the deal (a web table resumed takes the same
-    back, to the same deal): the same game plays the same, and the person
-    cannot choose what comes."""
+    know. Each take back deals them anew (``runner._redeal``: never twice
+    the same deal, whose cards he may have seen): he may fish for better
+    luck that way, never for knowledge."""
 
     def __init__(self, player: Any) -> None:
         self.player = player
         self.needs_observation = player.needs_observation
         self.points: list[Checkpoint] = []
-        self.taken = 0  # take backs in this deal (never rewound: each is dealt anew)
         if hasattr(player, "rng"):
             self.rng = player.rng
 
@@ -178,7 +176,6 @@ class Undoable:
         assert decision is not None, "the engine hands every decision its context"
         if self.points and self.points[-1].deal != decision.deal:
             self.points = []  # a new deal: no way back into the last one
-            self.taken = 0
         if len(moves) == 1 and not getattr(self.player, "confirm_forced", False):
             # a move that plays itself is no decision to come back to: undoing to
             # it would play it again, and bring him back where he was; a person
@@ -190,7 +187,7 @@ class Undoable:
             except UndoRequest as undo:
                 if not self.points:
                     raise
-                raise self._back(decision, undo) from None
+                raise self._back(undo) from None
             return forced
         self.points.append(decision.checkpoint())
         decision.can_undo = len(self.points) > 1
@@ -198,16 +195,12 @@ class Undoable:
             move: Move = self.player.choose(observation, moves, decision)
         except UndoRequest as undo:
             self.points.pop()  # this decision
-            raise self._back(decision, undo) from None  # back to his previous one
+            raise self._back(undo) from None  # back to his previous one
         return move
 
-    def _back(self, decision: Decision, undo: UndoRequest) -> Rewind:
+    def _back(self, undo: UndoRequest) -> Rewind:
         """The way back to his previous decision, its hidden cards dealt again."""
-        point = self.points.pop()
-        self.taken += 1
-        if not undo.redeal:
-            return Rewind(point)
-        return Rewind(point, f"take back/{decision.match.seed}/{point.deal}/{point.moves}/{self.taken}")
+        return Rewind(self.points.pop(), redeal=undo.redeal)
 
 
 def reason_not(

@@ -64,7 +64,7 @@ class Listener:
     def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
         """After a take back's ``rewind``: the cards the seat to act cannot see
         were dealt again (``Rewind.redeal``); ``state`` is the deal now and
-        ``event`` its log line, ``{"event": "redeal", "moves", "seed"}``."""
+        ``event`` its log line, ``{"event": "redeal", "moves", "count", "seed"}``."""
 
 
 class ConservationCheck(Listener):
@@ -145,9 +145,12 @@ def play_deal(
     players: Sequence[Player],
     listeners: Sequence[Listener] = (),
     going_on: DealState | None = None,
+    made: int = 0,
+    redeals: int = 0,
 ) -> tuple[DealState, DealResult, int]:
     """Deal, play and score one deal of ``match``; return the final state, result,
-    move count. ``going_on``: a deal already under way (a resumed game).
+    move count. ``going_on``: a deal already under way (a resumed game), after
+    ``made`` moves and ``redeals`` take backs dealt again (``log.resume_point``).
 
     The one loop every way of playing goes through (the terminal, the browser
     table, simulations, the arena, replays and the conformance checks): at
@@ -166,7 +169,7 @@ def play_deal(
     followers = _Followers(table, match, state, players, listeners)
     checkers = [lst for lst in listeners if type(lst).before_move is not Listener.before_move]
     deal = len(match.deals) + 1
-    n = 0
+    n = made
     legal_moves = table.fast_legal_moves
     apply_move = table.fast_apply_move
     is_over = table.fast_is_deal_over
@@ -196,8 +199,11 @@ def play_deal(
             move = player.choose(obs, tuple(moves), decision)
         except Rewind as back:
             state, n, followers.view = _rewind(back.point, players, listeners)
-            if back.redeal is not None:
-                state = _redeal(table, match, state, n, back.redeal, listeners)
+            if back.redeal:
+                # each take back deals anew (a replay's: as logged), never a deal he saw
+                redeals = back.count if back.count is not None else redeals + 1
+                seed = back.seed if back.seed is not None else f"take back/{match.seed}/{deal}/{n}/{redeals}"
+                state = _redeal(table, match, state, n, seed, redeals, listeners)
             for w in followers.watchers:  # what they saw since is undone
                 w.witness({"event": "rewind", "moves": n})
             decision = Decision(table, match, state, 0, deal, n, players, listeners, followers.view)
@@ -277,14 +283,27 @@ class _Followers:
 
 
 def _redeal(
-    table: Table, match: Match, state: DealState, n: int, seed: str, listeners: Sequence[Listener]
+    table: Table,
+    match: Match,
+    state: DealState,
+    n: int,
+    seed: str,
+    count: int,
+    listeners: Sequence[Listener],
 ) -> DealState:
     """The deal a take back goes back to, its hidden cards dealt again: what
     the seat to act cannot see, as that seat may imagine it (the game's
     ``cardcore_sample_state``: the cards it knows stay where it knows them),
-    from ``seed``. The seat's view, and so the spectators', is the same."""
-    state = table.sample_state(state, state.to_act, random.Random(seed))
-    event = {"event": "redeal", "moves": n, "seed": seed}
+    from ``seed``. The fields a position leaves out (``Field.key`` None: a
+    search's bookkeeping, such as Paquet voleur's ``reading``, which its
+    imagined deals turn off) are the real deal's. The seat's view, and so the
+    spectators', is the same. ``count``: the deal's take backs dealt again."""
+    imagined = table.sample_state(state, state.to_act, random.Random(seed))
+    for field in getattr(type(imagined), "FIELDS", ()):
+        if field.key is None:
+            setattr(imagined, field.name, getattr(state, field.name))
+    state = imagined
+    event = {"event": "redeal", "moves": n, "count": count, "seed": seed}
     for lst in listeners:
         lst.redealt(match, state, event)
     return state
@@ -329,11 +348,15 @@ def continue_match(
     listeners: Sequence[Listener] = (),
     going_on: DealState | None = None,
     max_deals: int | None = None,
+    made: int = 0,
+    redeals: int = 0,
 ) -> int:
-    """Play ``match`` on to its end (a deal ``going_on`` first); return the moves."""
+    """Play ``match`` on to its end (a deal ``going_on`` first, after ``made``
+    moves and ``redeals`` take backs dealt again: ``play_deal``); return the moves."""
     moves = 0
     if going_on is not None:
-        _, _, moves = play_deal(table, match, players, listeners, going_on)
+        _, _, n = play_deal(table, match, players, listeners, going_on, made, redeals)
+        moves = n - made
     while not match.over and (max_deals is None or len(match.deals) < max_deals):
         _, _, n = play_deal(table, match, players, listeners)
         moves += n

@@ -6,7 +6,6 @@ is logged: the log replays, and a game resumed from it is the same deal."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
@@ -70,6 +69,8 @@ def test_a_take_back_deals_the_unseen_cards_again(registry, game):
     cards = [Counter(c.name for c in table.state_cards(s)) for s in (after, before)]
     assert cards[0] == cards[1]
     assert table.dump_state(after) != table.dump_state(before)
+    if game == "paquet_voleur":  # what a search's imagined deal leaves out is the real deal's
+        assert after.reading is True  # the ranks each hand lacks are still read from the trails (P5c)
 
 
 def test_a_take_back_journaled_before_redeals_goes_back_to_the_same_cards(registry):
@@ -103,9 +104,10 @@ def test_the_log_keeps_the_redeal_and_replays(registry, tmp_path):
     summary = replay(path, registry)
     assert summary.moves > 0
     # resumed from the log: the deal as the person left it, hidden cards included
-    _, _, _, state = resume_point(path, registry)
+    resumed = resume_point(path, registry)
     last = script.seen[max(script.seen)][-1]
-    assert table.dump_state(state) == table.dump_state(last)
+    assert resumed.state is not None and table.dump_state(resumed.state) == table.dump_state(last)
+    assert resumed.moves == max(script.seen) and resumed.redeals == 1
 
 
 def test_a_forged_redeal_line_is_refused(registry, tmp_path):
@@ -124,33 +126,36 @@ def test_a_forged_redeal_line_is_refused(registry, tmp_path):
         replay(path, registry)
 
 
-def test_undoable_seeds_each_take_back_anew():
-    """Two take backs to the same decision deal two different deals: what the
-    first showed him tells nothing of the second."""
-    from cardcore.decision import Checkpoint
+class Twice(Script):
+    """Takes back at his ``at``-th decision, plays the first move there again,
+    and takes back once more from the decision after: back twice to one decision."""
 
-    class Asks:
-        needs_observation = False
+    def __init__(self, at: int, stop: int) -> None:
+        super().__init__(at, stop)
+        self.left = 2
 
-        def choose(self, observation: Any, moves: Any, decision: Any) -> Any:
+    def choose(self, observation: Any, moves: Any, decision: Any) -> Any:
+        self.n += 1
+        self.seen.setdefault(decision.index, []).append(decision._state.clone())
+        if self.n >= self.stop:
+            raise QuitGame
+        if self.undone_to == -1:
+            self.undone_to = decision.index  # back here
+        elif self.n >= self.at and self.left and decision.can_undo:
+            self.left -= 1
+            self.undone_to = -1
             raise UndoRequest
+        return moves[0]
 
-    class Match:
-        seed = 3
 
-    class Decision:
-        deal, index, match = 1, 5, Match()
-        can_undo = False
-
-        def checkpoint(self) -> Any:
-            return Checkpoint(1, None, 5, (), (), None)  # type: ignore[arg-type]
-
-    seat = Undoable(Asks())
-    seeds = []
-    for _ in range(2):
-        seat.points = [Checkpoint(1, None, 2, (), (), None)]  # type: ignore[arg-type]
-        with pytest.raises(Exception) as back:
-            seat.choose(None, ("a", "b"), Decision())
-        seeds.append(back.value.redeal)  # type: ignore[attr-defined]
-    assert seeds[0] and seeds[1] and seeds[0] != seeds[1]
-    assert random.Random(seeds[0]).random() != random.Random(seeds[1]).random()
+def test_each_take_back_deals_anew(registry):
+    """Back twice to one decision: two deals of what he cannot see, so what
+    the first showed him holds nothing of the second (the count of the deal's
+    take backs is in the seed, and in the log line)."""
+    script = Twice(at=4, stop=14)
+    table, _ = play(registry, "canasta", 7, script)
+    assert script.left == 0
+    first, *again = script.seen[script.undone_to]
+    assert len(again) == 2, "not back twice to the same decision"
+    assert table.observe(again[0], 0) == table.observe(again[1], 0) == table.observe(first, 0)
+    assert len({str(table.dump_state(s)) for s in (first, *again)}) == 3

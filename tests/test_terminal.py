@@ -45,6 +45,15 @@ def test_undo_deals_the_unseen_cards_again_and_the_save_resumes(tmp_path, monkey
     assert "— the cards you cannot see are dealt again —" in out
     saved = tmp_path / "carrousel-4.jsonl"
     assert '"event":"redeal"' in saved.read_text()
+    # resumed, he takes back again: a new deal of the unseen cards (the count goes on from
+    # the save's, never the seed of one he saw), logged where a replay deals it again
+    code, out = run_cli("play", "--resume", str(saved), input="1\nu\n1\ns\nq\n")
+    assert code == 0 and "— the cards you cannot see are dealt again —" in out, out[-400:]
+    redeals = [line for line in saved.read_text().splitlines() if '"event":"redeal"' in line]
+    assert len(redeals) == 2 and '"count":2' in redeals[1], redeals
+    code, out = run_cli("replay", str(saved), "--check")
+    assert code == 0, out
+    assert "dealt again" not in out and "undone" not in out  # a replay undoes nothing
     code, out = run_cli("play", "--resume", str(saved), input="1\n" * 400)
     assert code == 0 and "Resuming" in out, out[-400:]
     code, out = run_cli("replay", str(saved), "--check")

@@ -199,6 +199,8 @@ class _PlaySource:
         self.first_deal: DealState | None = None
         self.resume_match: Match | None = None
         self.resume_state: DealState | None = None
+        # of the deal resumed: the moves made, the take backs dealt again
+        self.resume_moves = self.resume_redeals = 0
 
     def table_and_kinds(self) -> tuple[Table, list[str], int | None]:
         """The table, the seats' kinds and the seed it names (or None)."""
@@ -236,7 +238,9 @@ class _PlaySource:
             raise CardcoreError(T("--resume goes on with the game the file states (and in that file)"))
         if self.options or self.house_rules or self.log_path:
             raise CardcoreError(T("--resume goes on with the game the file states (and in that file)"))
-        table, head, self.resume_match, self.resume_state = resume_point(path, reg)
+        resumed = resume_point(path, reg)
+        table, head, self.resume_match, self.resume_state = resumed[:4]
+        self.resume_moves, self.resume_redeals = resumed.moves, resumed.redeals
         if self.resume_match is not None and self.resume_match.over:
             raise CardcoreError(T("{path}: the match is over; nothing to resume", path=path))
         kinds = [str(k) for k in head.get("seats") or []] or ["human"] + ["random"] * (table.players - 1)
@@ -355,7 +359,15 @@ def _run_play(
     try:
         if where.resume_match is not None:
             printer.match_start(where.resume_match, 1)
-            continue_match(table, where.resume_match, player_objs, listeners, going_on=where.resume_state)
+            continue_match(
+                table,
+                where.resume_match,
+                player_objs,
+                listeners,
+                going_on=where.resume_state,
+                made=where.resume_moves,
+                redeals=where.resume_redeals,
+            )
         else:
             play_match(table, player_objs, seed, listeners, first_deal=where.first_deal)
         number = 1

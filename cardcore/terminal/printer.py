@@ -85,6 +85,7 @@ class Printer(Listener):
     # words: a whole round, forced moves included, stays on an 80×24 screen
     _turn_seat: int | None = None
     _turns: tuple[tuple[int, list[str]], ...] = ()
+    _undone = False  # a person's undo was just said (its redeal is said after it)
 
     def move(self, match: Match, state: DealState, step: Step) -> None:
         text = self.say(step.text)
@@ -184,14 +185,21 @@ class Printer(Listener):
             said = label(key, self.domain)
         return show_text(said)
 
+    def checkpoint(self) -> Any:
+        return True  # a person's way back (a replay's redeal takes none: nothing is undone)
+
     def rewind(self, token: Any) -> None:
         self._turn_seat, self._turns = None, ()
-        self.echo("  " + _("— undone: back to your previous decision —"))
+        self._undone = bool(token)
+        if token:
+            self.echo("  " + _("— undone: back to your previous decision —"))
 
     def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
-        # i18n: after an undo: the cards the person cannot see (the stock, the others' hands)
-        # are shuffled and dealt again, so what he saw since tells him nothing
-        self.echo("  " + _("— the cards you cannot see are dealt again —"))
+        if self._undone:
+            # i18n: after an undo: the cards the person cannot see (the stock, the others' hands)
+            # are shuffled and dealt again, so what he saw since tells him nothing
+            self.echo("  " + _("— the cards you cannot see are dealt again —"))
+        self._undone = False
 
     def match_end(self, match: Match) -> None:
         self.flush()
