@@ -470,19 +470,22 @@ class _Check(Listener):
     def __init__(self, run: _Run) -> None:
         self.run = run
 
-    def chance(self, match: Match, event: dict[str, Any]) -> None:
-        run = self.run
-        if run.lines.peek() is None:
-            raise _End  # the log stops after the chance steps of a deal it does not start
-        ev = run.lines.take()
+    def _logged(self, event: dict[str, Any]) -> None:
+        """The log's next line is ``event`` (a chance step, a redeal), else the mismatch."""
+        ev = self.run.lines.take()
         if ev != event:
-            raise run.fail(
+            raise self.run.fail(
                 T(
                     "chance steps differ: log {logged}, replay {replayed}",
                     logged=str([ev]),
                     replayed=str([event]),
                 )
             )
+
+    def chance(self, match: Match, event: dict[str, Any]) -> None:
+        if self.run.lines.peek() is None:
+            raise _End  # the log stops after the chance steps of a deal it does not start
+        self._logged(event)
 
     def deal_start(self, match: Match, state: DealState) -> None:
         run = self.run
@@ -524,18 +527,9 @@ class _Check(Listener):
             raise _End  # the log stops after the deal's last move: nothing scored yet
 
     def redealt(self, match: Match, state: DealState, event: dict[str, Any]) -> None:
-        run = self.run
-        ev = run.lines.take()
-        if ev != event:
-            raise run.fail(
-                T(
-                    "chance steps differ: log {logged}, replay {replayed}",
-                    logged=str([ev]),
-                    replayed=str([event]),
-                )
-            )
-        run.state = state  # the deal goes on from the cards dealt again
-        run.deal_redeals = int(event["count"])
+        self._logged(event)
+        self.run.state = state  # the deal goes on from the cards dealt again
+        self.run.deal_redeals = int(event["count"])
 
     def deal_end(self, match: Match, state: DealState, result: DealResult) -> None:
         run = self.run
