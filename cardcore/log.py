@@ -290,7 +290,7 @@ class Resumed(NamedTuple):
     """Where a log stops (``resume_point``): its table and header, the match
     and the deal in progress there (None when it stops between deals or
     before any match), the moves made in that deal and its take backs dealt
-    again (``runner.play_deal``'s ``moves`` and ``redeals``)."""
+    again (``runner.play_deal``'s ``made`` and ``redeals``)."""
 
     table: Table
     head: dict[str, Any]
