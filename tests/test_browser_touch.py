@@ -193,6 +193,8 @@ def test_take_back_brings_the_decision_back_with_the_same_hand(server, browser, 
     assert again["hand"] == earlier[-1]["hand"] and again["deal"] == earlier[-1]["deal"]
     shown = page.locator("#hand .card").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
     assert sorted(shown) == sorted(earlier[-1]["hand"])
+    assert_in_view(page)
+    page.screenshot(path=str(shots() / f"take-back-{'phone' if touch else 'desktop'}.png"))
     assert page.errors == []
     page.context.close()
     session.stop()
